@@ -6,7 +6,7 @@
  *   pg_query.proto               fnv1a64 c53ea8bb656a0393
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
  *   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
- *   schema/pg15/deparse.txt      fnv1a64 189bec2ae9c5c825
+ *   schema/pg15/deparse.txt      fnv1a64 8ce45df66f10874a
  *   targets/go/makefuncs.txt     fnv1a64 1d6edc94f874a113
  */
 /*
@@ -17,1606 +17,2335 @@
  */
 
 /* ---- Begin rule operands ---- */
-/* 0: List.items (schema/pg15/deparse.txt:14:12) */
-/* 1: List.items (schema/pg15/deparse.txt:16:12) */
-static const uint8_t contract_kinds_1[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xff,0xff,0xff,0x7f,0xff,0xbf,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x7f,0xfe,0xff,0xff,0xdd,0xfe,0xfd,0xbf,0x7e,
+/* 0: Float.fval (schema/pg15/deparse.txt:14:12) */
+/* 1: BitString.bsval (schema/pg15/deparse.txt:16:17) */
+/* 2: List.items (schema/pg15/deparse.txt:18:12) */
+/* 3: List.items (schema/pg15/deparse.txt:20:12) */
+static const uint8_t contract_kinds_3[] = { /* the kinds allowed, by tag */
+	0xfa,0xf7,0xff,0xef,0xff,0x7b,0xff,0x1d,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0xc0,0xf9,0x85,0xfe,0xe4,0x38,0x7a,
 };
-/* 2: Alias.aliasname (schema/pg15/deparse.txt:18:17) */
-/* 3: Alias.colnames (schema/pg15/deparse.txt:20:16) */
-/* 4: Alias.colnames (schema/pg15/deparse.txt:22:16) */
-static const uint8_t contract_kinds_4[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 4: Alias.aliasname (schema/pg15/deparse.txt:22:17) */
+/* 5: Alias.colnames (schema/pg15/deparse.txt:24:16) */
+/* 6: Alias.colnames (schema/pg15/deparse.txt:26:16) */
+static const uint8_t contract_kinds_6[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 5: RangeVar.relname (schema/pg15/deparse.txt:24:18) */
-/* 6: NamedArgExpr.name (schema/pg15/deparse.txt:26:19) */
-/* 7: BoolExpr.args (schema/pg15/deparse.txt:28:15) */
-/* 8: BoolExpr.args (schema/pg15/deparse.txt:30:15) */
-/* 9: SubLink.operName (schema/pg15/deparse.txt:32:19) */
-/* 10: SubLink.operName (schema/pg15/deparse.txt:34:19) */
-static const uint8_t contract_kinds_10[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 7: RangeVar.relname (schema/pg15/deparse.txt:28:18) */
+/* 8: RangeVar.relpersistence (schema/pg15/deparse.txt:30:25) */
+/* 9: GroupingFunc.args (schema/pg15/deparse.txt:32:19) */
+/* 10: GroupingFunc.args (schema/pg15/deparse.txt:34:19) */
+/* 11: GroupingFunc.args (schema/pg15/deparse.txt:36:19) */
+static const uint8_t contract_kinds_11[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 11: SubLink.subselect (schema/pg15/deparse.txt:36:19) */
-/* 12: SubLink.subselect (schema/pg15/deparse.txt:38:19) */
-static const uint8_t contract_kinds_12[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
+/* 12: NamedArgExpr.arg (schema/pg15/deparse.txt:38:18) */
+/* 13: NamedArgExpr.arg (schema/pg15/deparse.txt:40:18) */
+static const uint8_t contract_kinds_13[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 13: CaseExpr.args (schema/pg15/deparse.txt:40:15) */
-/* 14: CaseExpr.args (schema/pg15/deparse.txt:42:15) */
-static const uint8_t contract_kinds_14[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xb3,0xfd,0xff,0xf7,0xed,0xef,0xdf,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0x5f,0xef,0xff,0xff,0xdd,0xfe,0xfd,0xbf,0x76,
+/* 14: NamedArgExpr.name (schema/pg15/deparse.txt:42:19) */
+/* 15: BoolExpr.args (schema/pg15/deparse.txt:44:15) */
+/* 16: BoolExpr.args (schema/pg15/deparse.txt:46:15) */
+/* 17: BoolExpr.args (schema/pg15/deparse.txt:48:15) */
+static const uint8_t contract_kinds_17[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 15: XmlExpr.named_args (schema/pg15/deparse.txt:44:20) */
-/* 16: XmlExpr.named_args (schema/pg15/deparse.txt:46:20) */
-static const uint8_t contract_kinds_16[] = { /* the kinds allowed, by tag */
-	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdf,0xf1,0xe3,0xf7,0x9b,0x37,0xa8,0xbf,0xff,0xff,0xff,0x7f,0xfb,0xbd,0x6b,0x88,0xdd,0xfd,0x2d,0xfa,0xf1,0xbb,0x36,
+/* 18: SubLink.testexpr (schema/pg15/deparse.txt:50:18) */
+static const uint8_t contract_kinds_18[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xfe,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 17: CurrentOfExpr.cursor_name (schema/pg15/deparse.txt:48:27) */
-/* 18: JoinExpr.larg (schema/pg15/deparse.txt:50:15) */
-/* 19: JoinExpr.rarg (schema/pg15/deparse.txt:52:15) */
-/* 20: JoinExpr.usingClause (schema/pg15/deparse.txt:54:23) */
-/* 21: JoinExpr.usingClause (schema/pg15/deparse.txt:56:23) */
-static const uint8_t contract_kinds_21[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 19: SubLink.operName (schema/pg15/deparse.txt:52:19) */
+/* 20: SubLink.operName (schema/pg15/deparse.txt:54:19) */
+static const uint8_t contract_kinds_20[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 22: IntoClause.rel (schema/pg15/deparse.txt:58:16) */
-/* 23: IntoClause.colNames (schema/pg15/deparse.txt:60:22) */
-/* 24: IntoClause.colNames (schema/pg15/deparse.txt:62:22) */
-static const uint8_t contract_kinds_24[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 21: SubLink.subselect (schema/pg15/deparse.txt:56:19) */
+/* 22: SubLink.subselect (schema/pg15/deparse.txt:58:19) */
+static const uint8_t contract_kinds_22[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 25: IntoClause.options (schema/pg15/deparse.txt:64:20) */
-/* 26: IntoClause.options (schema/pg15/deparse.txt:66:20) */
+/* 23: CaseExpr.arg (schema/pg15/deparse.txt:60:14) */
+static const uint8_t contract_kinds_23[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 24: CaseExpr.args (schema/pg15/deparse.txt:62:15) */
+/* 25: CaseExpr.args (schema/pg15/deparse.txt:64:15) */
+/* 26: CaseExpr.args (schema/pg15/deparse.txt:66:15) */
 static const uint8_t contract_kinds_26[] = { /* the kinds allowed, by tag */
-	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x68,0xbe,0xf9,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
+	0xfa,0xff,0xfd,0x77,0x93,0xfd,0xff,0xb3,0xcd,0xef,0x9d,0xef,0xf5,0xeb,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0x5d,0x6e,0xef,0xff,0xdd,0xfe,0xfd,0xbf,0x36,
 };
-/* 27: InsertStmt.relation (schema/pg15/deparse.txt:68:21) */
-/* 28: InsertStmt.cols (schema/pg15/deparse.txt:70:17) */
-/* 29: InsertStmt.cols (schema/pg15/deparse.txt:72:17) */
+/* 27: CaseExpr.defresult (schema/pg15/deparse.txt:68:20) */
+static const uint8_t contract_kinds_27[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 28: CaseWhen.expr (schema/pg15/deparse.txt:70:15) */
+/* 29: CaseWhen.expr (schema/pg15/deparse.txt:72:15) */
 static const uint8_t contract_kinds_29[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfc,0x77,0xb1,0x7d,0xff,0xb3,0xc5,0xe4,0x88,0xee,0xf1,0x61,0x98,0x79,0xff,0x2f,0xda,0xc0,0xee,0x4a,0xea,0xff,0xf7,0x5d,0xfe,0xf1,0x3f,0x30,
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 30: InsertStmt.selectStmt (schema/pg15/deparse.txt:74:24) */
-static const uint8_t contract_kinds_30[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
+/* 30: CaseWhen.result (schema/pg15/deparse.txt:74:17) */
+/* 31: CaseWhen.result (schema/pg15/deparse.txt:76:17) */
+static const uint8_t contract_kinds_31[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 31: InsertStmt.returningList (schema/pg15/deparse.txt:76:27) */
-/* 32: InsertStmt.returningList (schema/pg15/deparse.txt:78:27) */
-static const uint8_t contract_kinds_32[] = { /* the kinds allowed, by tag */
-	0xfe,0xf7,0xff,0xef,0xdd,0xff,0xff,0xdf,0xfb,0xff,0xff,0xbf,0x77,0xef,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x7f,0x9f,0xdf,0xff,0x7f,0xfb,0xff,0xbb,0x36,
+/* 32: RowExpr.args (schema/pg15/deparse.txt:78:14) */
+/* 33: RowExpr.args (schema/pg15/deparse.txt:80:14) */
+static const uint8_t contract_kinds_33[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 33: DeleteStmt.relation (schema/pg15/deparse.txt:80:21) */
-/* 34: DeleteStmt.usingClause (schema/pg15/deparse.txt:82:25) */
-/* 35: DeleteStmt.returningList (schema/pg15/deparse.txt:84:27) */
-/* 36: DeleteStmt.returningList (schema/pg15/deparse.txt:86:27) */
+/* 34: CoalesceExpr.args (schema/pg15/deparse.txt:82:19) */
+/* 35: CoalesceExpr.args (schema/pg15/deparse.txt:84:19) */
+/* 36: CoalesceExpr.args (schema/pg15/deparse.txt:86:19) */
 static const uint8_t contract_kinds_36[] = { /* the kinds allowed, by tag */
-	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdf,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x7f,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 37: UpdateStmt.relation (schema/pg15/deparse.txt:88:21) */
-/* 38: UpdateStmt.targetList (schema/pg15/deparse.txt:90:24) */
-/* 39: UpdateStmt.targetList (schema/pg15/deparse.txt:92:24) */
+/* 37: MinMaxExpr.args (schema/pg15/deparse.txt:88:17) */
+/* 38: MinMaxExpr.args (schema/pg15/deparse.txt:90:17) */
+/* 39: MinMaxExpr.args (schema/pg15/deparse.txt:92:17) */
 static const uint8_t contract_kinds_39[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x12,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x08,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 40: UpdateStmt.fromClause (schema/pg15/deparse.txt:94:24) */
-/* 41: UpdateStmt.returningList (schema/pg15/deparse.txt:96:27) */
-/* 42: UpdateStmt.returningList (schema/pg15/deparse.txt:98:27) */
+/* 40: XmlExpr.name (schema/pg15/deparse.txt:94:14) */
+/* 41: XmlExpr.named_args (schema/pg15/deparse.txt:96:20) */
+/* 42: XmlExpr.named_args (schema/pg15/deparse.txt:98:20) */
 static const uint8_t contract_kinds_42[] = { /* the kinds allowed, by tag */
-	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdf,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x7f,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
+	0x7e,0xf7,0xfc,0x6f,0x8d,0xf9,0x3f,0x18,0x11,0xe0,0xb1,0x01,0x14,0x80,0xb7,0xff,0xff,0x99,0x28,0x79,0x98,0x21,0x08,0x18,0xf0,0x05,0xfa,0xe0,0xb8,0x36,
 };
-/* 43: MergeStmt.relation (schema/pg15/deparse.txt:100:20) */
-/* 44: MergeStmt.sourceRelation (schema/pg15/deparse.txt:102:27) */
-/* 45: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:104:30) */
-/* 46: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:106:30) */
-static const uint8_t contract_kinds_46[] = { /* the kinds allowed, by tag */
+/* 43: XmlExpr.args (schema/pg15/deparse.txt:100:14) */
+/* 44: XmlExpr.args (schema/pg15/deparse.txt:102:14) */
+static const uint8_t contract_kinds_44[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 45: XmlExpr.args (schema/pg15/deparse.txt:104:14) */
+static const uint8_t contract_kinds_45[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xfc,0xf7,0x91,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x97,0x99,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 46: NullTest.arg (schema/pg15/deparse.txt:106:14) */
+/* 47: NullTest.arg (schema/pg15/deparse.txt:108:14) */
+static const uint8_t contract_kinds_47[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xfe,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 48: BooleanTest.arg (schema/pg15/deparse.txt:110:17) */
+/* 49: BooleanTest.arg (schema/pg15/deparse.txt:112:17) */
+static const uint8_t contract_kinds_49[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xfe,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 50: CurrentOfExpr.cursor_name (schema/pg15/deparse.txt:114:27) */
+/* 51: JoinExpr.larg (schema/pg15/deparse.txt:116:15) */
+/* 52: JoinExpr.larg (schema/pg15/deparse.txt:118:15) */
+static const uint8_t contract_kinds_52[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 53: JoinExpr.rarg (schema/pg15/deparse.txt:120:15) */
+/* 54: JoinExpr.rarg (schema/pg15/deparse.txt:122:15) */
+static const uint8_t contract_kinds_54[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 55: JoinExpr.usingClause (schema/pg15/deparse.txt:124:23) */
+/* 56: JoinExpr.usingClause (schema/pg15/deparse.txt:126:23) */
+static const uint8_t contract_kinds_56[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 57: JoinExpr.quals (schema/pg15/deparse.txt:128:16) */
+static const uint8_t contract_kinds_57[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 58: IntoClause.rel (schema/pg15/deparse.txt:130:16) */
+/* 59: IntoClause.colNames (schema/pg15/deparse.txt:132:22) */
+/* 60: IntoClause.colNames (schema/pg15/deparse.txt:134:22) */
+static const uint8_t contract_kinds_60[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 61: IntoClause.options (schema/pg15/deparse.txt:136:20) */
+/* 62: IntoClause.options (schema/pg15/deparse.txt:138:20) */
+static const uint8_t contract_kinds_62[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 63: RawStmt.stmt (schema/pg15/deparse.txt:140:14) */
+static const uint8_t contract_kinds_63[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xfb,0xff,0xff,0xdf,0xff,0xbf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 64: InsertStmt.relation (schema/pg15/deparse.txt:142:21) */
+/* 65: InsertStmt.cols (schema/pg15/deparse.txt:144:17) */
+/* 66: InsertStmt.cols (schema/pg15/deparse.txt:146:17) */
+static const uint8_t contract_kinds_66[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 67: InsertStmt.selectStmt (schema/pg15/deparse.txt:148:24) */
+static const uint8_t contract_kinds_67[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 68: InsertStmt.returningList (schema/pg15/deparse.txt:150:27) */
+/* 69: InsertStmt.returningList (schema/pg15/deparse.txt:152:27) */
+static const uint8_t contract_kinds_69[] = { /* the kinds allowed, by tag */
+	0xfe,0xf7,0xff,0xef,0xdd,0xff,0xff,0xdd,0xfb,0xff,0xff,0xbf,0x77,0xef,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x67,0x9f,0xdf,0xff,0x7f,0xfb,0xff,0xbb,0x36,
+};
+/* 70: DeleteStmt.relation (schema/pg15/deparse.txt:154:21) */
+/* 71: DeleteStmt.usingClause (schema/pg15/deparse.txt:156:25) */
+/* 72: DeleteStmt.usingClause (schema/pg15/deparse.txt:158:25) */
+static const uint8_t contract_kinds_72[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 73: DeleteStmt.returningList (schema/pg15/deparse.txt:160:27) */
+/* 74: DeleteStmt.returningList (schema/pg15/deparse.txt:162:27) */
+static const uint8_t contract_kinds_74[] = { /* the kinds allowed, by tag */
+	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdd,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x77,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
+};
+/* 75: UpdateStmt.relation (schema/pg15/deparse.txt:164:21) */
+/* 76: UpdateStmt.targetList (schema/pg15/deparse.txt:166:24) */
+/* 77: UpdateStmt.targetList (schema/pg15/deparse.txt:168:24) */
+/* 78: UpdateStmt.targetList (schema/pg15/deparse.txt:170:24) */
+static const uint8_t contract_kinds_78[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x00,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 79: UpdateStmt.fromClause (schema/pg15/deparse.txt:172:24) */
+/* 80: UpdateStmt.fromClause (schema/pg15/deparse.txt:174:24) */
+static const uint8_t contract_kinds_80[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 81: UpdateStmt.returningList (schema/pg15/deparse.txt:176:27) */
+/* 82: UpdateStmt.returningList (schema/pg15/deparse.txt:178:27) */
+static const uint8_t contract_kinds_82[] = { /* the kinds allowed, by tag */
+	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdd,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x67,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
+};
+/* 83: MergeStmt.relation (schema/pg15/deparse.txt:180:20) */
+/* 84: MergeStmt.sourceRelation (schema/pg15/deparse.txt:182:27) */
+/* 85: MergeStmt.sourceRelation (schema/pg15/deparse.txt:184:27) */
+static const uint8_t contract_kinds_85[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 86: MergeStmt.joinCondition (schema/pg15/deparse.txt:186:26) */
+/* 87: MergeStmt.joinCondition (schema/pg15/deparse.txt:188:26) */
+static const uint8_t contract_kinds_87[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 88: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:190:30) */
+/* 89: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:192:30) */
+/* 90: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:194:30) */
+static const uint8_t contract_kinds_90[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xb3,0xfd,0xff,0xf7,0xef,0xfd,0xce,0xfe,0xfb,0x7d,0xff,0xf9,0xff,0xff,0xfb,0xc2,0xff,0xca,0xeb,0xff,0xff,0xdd,0xfe,0xf3,0x7f,0x79,
 };
-/* 47: SelectStmt.targetList (schema/pg15/deparse.txt:108:24) */
-/* 48: SelectStmt.targetList (schema/pg15/deparse.txt:110:24) */
-static const uint8_t contract_kinds_48[] = { /* the kinds allowed, by tag */
-	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdf,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x6f,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
+/* 91: SelectStmt.distinctClause (schema/pg15/deparse.txt:196:28) */
+static const uint8_t contract_kinds_91[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 49: SelectStmt.fromClause (schema/pg15/deparse.txt:112:24) */
-/* 50: SelectStmt.groupClause (schema/pg15/deparse.txt:114:25) */
-/* 51: SelectStmt.windowClause (schema/pg15/deparse.txt:116:26) */
-/* 52: SelectStmt.windowClause (schema/pg15/deparse.txt:118:26) */
-static const uint8_t contract_kinds_52[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x91,0x79,0xff,0x91,0xc1,0x40,0x80,0x02,0x30,0x20,0x00,0x20,0x00,0xca,0x10,0x82,0xb9,0x40,0x00,0x19,0xf5,0x0d,0xfa,0xf1,0x38,0x30,
+/* 92: SelectStmt.targetList (schema/pg15/deparse.txt:198:24) */
+/* 93: SelectStmt.targetList (schema/pg15/deparse.txt:200:24) */
+static const uint8_t contract_kinds_93[] = { /* the kinds allowed, by tag */
+	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdd,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbe,0xff,0xff,0xff,0xff,0xff,0xfd,0x67,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
 };
-/* 53: SelectStmt.valuesLists (schema/pg15/deparse.txt:120:25) */
-static const uint8_t contract_kinds_53[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
+/* 94: SelectStmt.fromClause (schema/pg15/deparse.txt:202:24) */
+/* 95: SelectStmt.fromClause (schema/pg15/deparse.txt:204:24) */
+static const uint8_t contract_kinds_95[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 54: SelectStmt.sortClause (schema/pg15/deparse.txt:122:24) */
-/* 55: SelectStmt.sortClause (schema/pg15/deparse.txt:124:24) */
-static const uint8_t contract_kinds_55[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xfd,0xef,0xff,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x5f,0xff,0xff,0xff,0xff,0xff,0xfd,0xbf,0x76,
+/* 96: SelectStmt.whereClause (schema/pg15/deparse.txt:206:25) */
+static const uint8_t contract_kinds_96[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 56: SelectStmt.lockingClause (schema/pg15/deparse.txt:126:27) */
-/* 57: SelectStmt.lockingClause (schema/pg15/deparse.txt:128:27) */
-static const uint8_t contract_kinds_57[] = { /* the kinds allowed, by tag */
-	0x7e,0xff,0xfe,0xef,0xe7,0xfb,0xff,0x7f,0xf9,0x8d,0xe7,0xf0,0x87,0x0e,0x0a,0xe0,0x11,0x00,0x3f,0x18,0x01,0x02,0x51,0x3a,0xf8,0xe7,0xff,0xe0,0x3f,0x70,
+/* 97: SelectStmt.groupClause (schema/pg15/deparse.txt:208:25) */
+/* 98: SelectStmt.groupClause (schema/pg15/deparse.txt:210:25) */
+static const uint8_t contract_kinds_98[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 58: AlterTableStmt.relation (schema/pg15/deparse.txt:130:25) */
-/* 59: AlterTableStmt.cmds (schema/pg15/deparse.txt:132:21) */
-/* 60: AlterTableStmt.cmds (schema/pg15/deparse.txt:134:21) */
-static const uint8_t contract_kinds_60[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xff,0x67,0x91,0x79,0x3f,0xd0,0x01,0x09,0x42,0x00,0x42,0x08,0x00,0xe0,0x00,0x02,0x08,0x10,0x21,0x00,0x01,0x02,0xf0,0x25,0xfa,0xe0,0x3c,0x30,
+/* 99: SelectStmt.havingClause (schema/pg15/deparse.txt:212:26) */
+static const uint8_t contract_kinds_99[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 61: AlterTableCmd.def (schema/pg15/deparse.txt:136:19) */
-static const uint8_t contract_kinds_61[] = { /* the kinds allowed, by tag */
-	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0xf4,0x25,0xfa,0xe0,0x79,0x7a,
+/* 100: SelectStmt.windowClause (schema/pg15/deparse.txt:214:26) */
+/* 101: SelectStmt.windowClause (schema/pg15/deparse.txt:216:26) */
+static const uint8_t contract_kinds_101[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x88,0x00,0x02,0x98,0x00,0x00,0x11,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 62: AlterDomainStmt.typeName (schema/pg15/deparse.txt:138:27) */
-/* 63: AlterDomainStmt.typeName (schema/pg15/deparse.txt:140:27) */
-static const uint8_t contract_kinds_63[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 102: SelectStmt.valuesLists (schema/pg15/deparse.txt:218:25) */
+/* 103: SelectStmt.valuesLists (schema/pg15/deparse.txt:220:25) */
+static const uint8_t contract_kinds_103[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 64: AlterDomainStmt.def (schema/pg15/deparse.txt:142:21) */
-static const uint8_t contract_kinds_64[] = { /* the kinds allowed, by tag */
-	0xfa,0xf7,0xff,0xef,0xff,0x7b,0x3f,0x14,0x01,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x02,0xf4,0x25,0xfe,0xe0,0x38,0x70,
+/* 104: SelectStmt.sortClause (schema/pg15/deparse.txt:222:24) */
+/* 105: SelectStmt.sortClause (schema/pg15/deparse.txt:224:24) */
+static const uint8_t contract_kinds_105[] = { /* the kinds allowed, by tag */
+	0xfa,0xf7,0xfd,0x67,0x91,0x7d,0xff,0xb3,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5d,0x8c,0xef,0xf7,0x5d,0xfa,0xfd,0xbf,0x36,
 };
-/* 65: GrantStmt.objects (schema/pg15/deparse.txt:144:19) */
-/* 66: GrantStmt.objects (schema/pg15/deparse.txt:146:19) */
-static const uint8_t contract_kinds_66[] = { /* the kinds allowed, by tag */
-	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x0d,0xfa,0xe0,0xf8,0x3a,
+/* 106: SelectStmt.limitOffset (schema/pg15/deparse.txt:226:25) */
+static const uint8_t contract_kinds_106[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 67: GrantStmt.privileges (schema/pg15/deparse.txt:148:22) */
-/* 68: GrantStmt.privileges (schema/pg15/deparse.txt:150:22) */
-static const uint8_t contract_kinds_68[] = { /* the kinds allowed, by tag */
-	0xfe,0xf7,0xfe,0xff,0xb1,0xfd,0xff,0xd7,0xe5,0x65,0xca,0xfe,0x72,0x25,0x98,0xf9,0xbc,0x26,0xd8,0xc0,0xee,0x4a,0xeb,0xff,0xff,0xdd,0xfe,0xf1,0x3f,0x70,
+/* 107: SelectStmt.lockingClause (schema/pg15/deparse.txt:228:27) */
+/* 108: SelectStmt.lockingClause (schema/pg15/deparse.txt:230:27) */
+static const uint8_t contract_kinds_108[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfb,0xe0,0x38,0x30,
 };
-/* 69: GrantStmt.grantees (schema/pg15/deparse.txt:152:20) */
-/* 70: GrantStmt.grantees (schema/pg15/deparse.txt:154:20) */
-static const uint8_t contract_kinds_70[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
+/* 109: ReturnStmt.returnval (schema/pg15/deparse.txt:232:22) */
+/* 110: ReturnStmt.returnval (schema/pg15/deparse.txt:234:22) */
+static const uint8_t contract_kinds_110[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 71: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:156:29) */
-/* 72: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:158:29) */
-static const uint8_t contract_kinds_72[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xfe,0xff,0xb1,0xfd,0xff,0xd7,0xe5,0x6d,0xca,0xfe,0x72,0x25,0x9e,0xf9,0xbc,0xe6,0xd9,0xc0,0xee,0x4a,0xeb,0xff,0xff,0xdd,0xfe,0xf1,0x3f,0x70,
+/* 111: AlterTableStmt.relation (schema/pg15/deparse.txt:236:25) */
+/* 112: AlterTableStmt.cmds (schema/pg15/deparse.txt:238:21) */
+/* 113: AlterTableStmt.cmds (schema/pg15/deparse.txt:240:21) */
+/* 114: AlterTableStmt.cmds (schema/pg15/deparse.txt:242:21) */
+static const uint8_t contract_kinds_114[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x50,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 73: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:160:29) */
-/* 74: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:162:29) */
-static const uint8_t contract_kinds_74[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
+/* 115: AlterTableCmd.def (schema/pg15/deparse.txt:244:19) */
+static const uint8_t contract_kinds_115[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0xf4,0x05,0xfa,0xe0,0x79,0x7a,
 };
-/* 75: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:164:36) */
-/* 76: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:166:36) */
-static const uint8_t contract_kinds_76[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
+/* 116: AlterTableCmd.def (schema/pg15/deparse.txt:246:19) */
+/* 117: AlterDomainStmt.subtype (schema/pg15/deparse.txt:248:25) */
+/* 118: AlterDomainStmt.typeName (schema/pg15/deparse.txt:250:27) */
+/* 119: AlterDomainStmt.typeName (schema/pg15/deparse.txt:252:27) */
+/* 120: AlterDomainStmt.typeName (schema/pg15/deparse.txt:254:27) */
+static const uint8_t contract_kinds_120[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 77: AlterDefaultPrivilegesStmt.action (schema/pg15/deparse.txt:168:35) */
-/* 78: ClusterStmt.params (schema/pg15/deparse.txt:170:20) */
-/* 79: ClusterStmt.params (schema/pg15/deparse.txt:172:20) */
-static const uint8_t contract_kinds_79[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
+/* 121: AlterDomainStmt.def (schema/pg15/deparse.txt:256:21) */
+static const uint8_t contract_kinds_121[] = { /* the kinds allowed, by tag */
+	0xfa,0xf7,0xff,0xef,0xff,0x7b,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0xf4,0x25,0xfe,0xe0,0x38,0x70,
 };
-/* 80: CopyStmt.query (schema/pg15/deparse.txt:174:16) */
-/* 81: CopyStmt.attlist (schema/pg15/deparse.txt:176:18) */
-/* 82: CopyStmt.attlist (schema/pg15/deparse.txt:178:18) */
-static const uint8_t contract_kinds_82[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 122: GrantStmt.objects (schema/pg15/deparse.txt:258:19) */
+/* 123: GrantStmt.objects (schema/pg15/deparse.txt:260:19) */
+static const uint8_t contract_kinds_123[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0xf8,0x3a,
 };
-/* 83: CopyStmt.options (schema/pg15/deparse.txt:180:18) */
-/* 84: CopyStmt.options (schema/pg15/deparse.txt:182:18) */
-static const uint8_t contract_kinds_84[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0xda,0x23,0xc2,0x11,0x00,0x00,0x10,0xf8,0x05,0xfa,0xe0,0x38,0x38,
+/* 124: GrantStmt.objects (schema/pg15/deparse.txt:262:19) */
+static const uint8_t contract_kinds_124[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7d,
 };
-/* 85: CopyStmt.options (schema/pg15/deparse.txt:184:18) */
-static const uint8_t contract_kinds_85[] = { /* the kinds allowed, by tag */
+/* 125: GrantStmt.privileges (schema/pg15/deparse.txt:264:22) */
+/* 126: GrantStmt.privileges (schema/pg15/deparse.txt:266:22) */
+static const uint8_t contract_kinds_126[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x15,0xfa,0xe0,0x38,0x30,
+};
+/* 127: GrantStmt.grantees (schema/pg15/deparse.txt:268:20) */
+/* 128: GrantStmt.grantees (schema/pg15/deparse.txt:270:20) */
+/* 129: GrantStmt.grantees (schema/pg15/deparse.txt:272:20) */
+static const uint8_t contract_kinds_129[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
+};
+/* 130: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:274:29) */
+/* 131: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:276:29) */
+/* 132: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:278:29) */
+static const uint8_t contract_kinds_132[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x15,0xfa,0xe0,0x38,0x30,
+};
+/* 133: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:280:29) */
+/* 134: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:282:29) */
+/* 135: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:284:29) */
+static const uint8_t contract_kinds_135[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
+};
+/* 136: GrantRoleStmt.grantor (schema/pg15/deparse.txt:286:23) */
+/* 137: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:288:36) */
+/* 138: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:290:36) */
+static const uint8_t contract_kinds_138[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 139: AlterDefaultPrivilegesStmt.action (schema/pg15/deparse.txt:292:35) */
+/* 140: ClusterStmt.relation (schema/pg15/deparse.txt:294:22) */
+/* 141: ClusterStmt.params (schema/pg15/deparse.txt:296:20) */
+/* 142: ClusterStmt.params (schema/pg15/deparse.txt:298:20) */
+static const uint8_t contract_kinds_142[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 143: CopyStmt.query (schema/pg15/deparse.txt:300:16) */
+static const uint8_t contract_kinds_143[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x17,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 144: CopyStmt.query (schema/pg15/deparse.txt:302:16) */
+/* 145: CopyStmt.attlist (schema/pg15/deparse.txt:304:18) */
+/* 146: CopyStmt.attlist (schema/pg15/deparse.txt:306:18) */
+static const uint8_t contract_kinds_146[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 147: CopyStmt.options (schema/pg15/deparse.txt:308:18) */
+/* 148: CopyStmt.options (schema/pg15/deparse.txt:310:18) */
+static const uint8_t contract_kinds_148[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 149: CopyStmt.options (schema/pg15/deparse.txt:312:18) */
+static const uint8_t contract_kinds_149[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 86: CreateStmt.relation (schema/pg15/deparse.txt:186:21) */
-/* 87: CreateStmt.tableElts (schema/pg15/deparse.txt:188:23) */
-/* 88: CreateStmt.inhRelations (schema/pg15/deparse.txt:190:26) */
-/* 89: CreateStmt.inhRelations (schema/pg15/deparse.txt:192:26) */
-static const uint8_t contract_kinds_89[] = { /* the kinds allowed, by tag */
-	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
-};
-/* 90: CreateStmt.options (schema/pg15/deparse.txt:194:20) */
-/* 91: CreateStmt.options (schema/pg15/deparse.txt:196:20) */
-static const uint8_t contract_kinds_91[] = { /* the kinds allowed, by tag */
-	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x28,0xbe,0xf9,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
-};
-/* 92: DefineStmt.defnames (schema/pg15/deparse.txt:198:21) */
-/* 93: DefineStmt.defnames (schema/pg15/deparse.txt:200:21) */
-static const uint8_t contract_kinds_93[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 94: DefineStmt.args (schema/pg15/deparse.txt:202:17) */
-/* 95: DefineStmt.args (schema/pg15/deparse.txt:204:17) */
-static const uint8_t contract_kinds_95[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
-};
-/* 96: DefineStmt.definition (schema/pg15/deparse.txt:206:23) */
-/* 97: DefineStmt.definition (schema/pg15/deparse.txt:208:23) */
-static const uint8_t contract_kinds_97[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
-};
-/* 98: DropStmt.objects (schema/pg15/deparse.txt:210:18) */
-/* 99: DropStmt.objects (schema/pg15/deparse.txt:212:18) */
-static const uint8_t contract_kinds_99[] = { /* the kinds allowed, by tag */
-	0xfa,0xf7,0xfd,0x67,0xd1,0x7d,0xff,0x11,0xc1,0xca,0x84,0xae,0x61,0x41,0xa1,0x15,0x7f,0x0b,0x17,0x0c,0x81,0x4e,0x10,0xd2,0xf7,0x5d,0xfa,0xe5,0x3b,0x3a,
-};
-/* 100: TruncateStmt.relations (schema/pg15/deparse.txt:214:24) */
-/* 101: TruncateStmt.relations (schema/pg15/deparse.txt:216:24) */
-static const uint8_t contract_kinds_101[] = { /* the kinds allowed, by tag */
-	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
-};
-/* 102: CommentStmt.object (schema/pg15/deparse.txt:218:20) */
-static const uint8_t contract_kinds_102[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
-};
-/* 103: FetchStmt.portalname (schema/pg15/deparse.txt:220:22) */
-/* 104: IndexStmt.relation (schema/pg15/deparse.txt:222:20) */
-/* 105: IndexStmt.indexParams (schema/pg15/deparse.txt:224:24) */
-/* 106: IndexStmt.indexParams (schema/pg15/deparse.txt:226:24) */
-static const uint8_t contract_kinds_106[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x93,0xf9,0xff,0x55,0xcd,0x61,0x80,0x00,0x20,0x08,0x06,0x80,0x00,0x00,0x30,0x80,0x00,0x40,0x00,0x30,0xfd,0x85,0xfa,0xe1,0x38,0x30,
-};
-/* 107: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:228:34) */
-/* 108: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:230:34) */
-static const uint8_t contract_kinds_108[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x93,0xf9,0xff,0xd5,0xcd,0x61,0x80,0x00,0x20,0x08,0x06,0x80,0x00,0x00,0x30,0x80,0x01,0x40,0x00,0x30,0xfd,0x85,0xfa,0xe1,0x38,0x30,
-};
-/* 109: IndexStmt.options (schema/pg15/deparse.txt:232:19) */
-/* 110: IndexStmt.options (schema/pg15/deparse.txt:234:19) */
-static const uint8_t contract_kinds_110[] = { /* the kinds allowed, by tag */
-	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x68,0xbe,0xf8,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
-};
-/* 111: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:236:29) */
-/* 112: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:238:29) */
-static const uint8_t contract_kinds_112[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 113: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:240:31) */
-/* 114: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:242:31) */
-static const uint8_t contract_kinds_114[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x85,0xfa,0xe0,0x38,0x30,
-};
-/* 115: CreateFunctionStmt.options (schema/pg15/deparse.txt:244:28) */
-/* 116: CreateFunctionStmt.options (schema/pg15/deparse.txt:246:28) */
-static const uint8_t contract_kinds_116[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
-};
-/* 117: CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:248:29) */
-static const uint8_t contract_kinds_117[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
-};
-/* 118: AlterFunctionStmt.func (schema/pg15/deparse.txt:250:24) */
-/* 119: AlterFunctionStmt.actions (schema/pg15/deparse.txt:252:27) */
-/* 120: AlterFunctionStmt.actions (schema/pg15/deparse.txt:254:27) */
-static const uint8_t contract_kinds_120[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
-};
-/* 121: DoStmt.args (schema/pg15/deparse.txt:256:13) */
-/* 122: DoStmt.args (schema/pg15/deparse.txt:258:13) */
-static const uint8_t contract_kinds_122[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
-};
-/* 123: RenameStmt.object (schema/pg15/deparse.txt:260:19) */
-static const uint8_t contract_kinds_123[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfc,0x77,0xe1,0x7d,0xff,0x3b,0xc5,0x66,0x9d,0xef,0xb5,0xe3,0xfd,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xf3,0x5d,0xfe,0xfd,0xbb,0x3e,
-};
-/* 124: RenameStmt.newname (schema/pg15/deparse.txt:262:20) */
-/* 125: RuleStmt.relation (schema/pg15/deparse.txt:264:19) */
-/* 126: RuleStmt.rulename (schema/pg15/deparse.txt:266:19) */
-/* 127: RuleStmt.actions (schema/pg15/deparse.txt:268:18) */
-/* 128: NotifyStmt.conditionname (schema/pg15/deparse.txt:270:26) */
-/* 129: ListenStmt.conditionname (schema/pg15/deparse.txt:272:26) */
-/* 130: TransactionStmt.options (schema/pg15/deparse.txt:274:25) */
-/* 131: TransactionStmt.options (schema/pg15/deparse.txt:276:25) */
-static const uint8_t contract_kinds_131[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
-};
-/* 132: ViewStmt.view (schema/pg15/deparse.txt:278:15) */
-/* 133: ViewStmt.aliases (schema/pg15/deparse.txt:280:18) */
-/* 134: ViewStmt.aliases (schema/pg15/deparse.txt:282:18) */
-static const uint8_t contract_kinds_134[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 135: ViewStmt.query (schema/pg15/deparse.txt:284:16) */
-/* 136: ViewStmt.query (schema/pg15/deparse.txt:286:16) */
-static const uint8_t contract_kinds_136[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
-};
-/* 137: ViewStmt.options (schema/pg15/deparse.txt:288:18) */
-/* 138: ViewStmt.options (schema/pg15/deparse.txt:290:18) */
-static const uint8_t contract_kinds_138[] = { /* the kinds allowed, by tag */
-	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x68,0xbe,0xf8,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
-};
-/* 139: LoadStmt.filename (schema/pg15/deparse.txt:292:19) */
-/* 140: CreateDomainStmt.domainname (schema/pg15/deparse.txt:294:29) */
-/* 141: CreateDomainStmt.domainname (schema/pg15/deparse.txt:296:29) */
-static const uint8_t contract_kinds_141[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 142: CreateDomainStmt.typeName (schema/pg15/deparse.txt:298:28) */
-/* 143: CreateDomainStmt.constraints (schema/pg15/deparse.txt:300:30) */
-/* 144: CreateDomainStmt.constraints (schema/pg15/deparse.txt:302:30) */
-static const uint8_t contract_kinds_144[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0xf4,0x25,0xfa,0xe0,0x38,0x30,
-};
-/* 145: CreatedbStmt.dbname (schema/pg15/deparse.txt:304:21) */
-/* 146: CreatedbStmt.options (schema/pg15/deparse.txt:306:22) */
-/* 147: CreatedbStmt.options (schema/pg15/deparse.txt:308:22) */
-static const uint8_t contract_kinds_147[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
-};
-/* 148: DropdbStmt.dbname (schema/pg15/deparse.txt:310:19) */
-/* 149: DropdbStmt.options (schema/pg15/deparse.txt:312:20) */
-/* 150: DropdbStmt.options (schema/pg15/deparse.txt:314:20) */
+/* 150: CopyStmt.whereClause (schema/pg15/deparse.txt:314:23) */
 static const uint8_t contract_kinds_150[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 151: VacuumStmt.options (schema/pg15/deparse.txt:316:20) */
-/* 152: VacuumStmt.options (schema/pg15/deparse.txt:318:20) */
-static const uint8_t contract_kinds_152[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
+/* 151: CreateStmt.relation (schema/pg15/deparse.txt:316:21) */
+/* 152: CreateStmt.tableElts (schema/pg15/deparse.txt:318:23) */
+/* 153: CreateStmt.tableElts (schema/pg15/deparse.txt:320:23) */
+static const uint8_t contract_kinds_153[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0xf4,0x45,0xfa,0xe0,0x38,0x30,
 };
-/* 153: VacuumStmt.rels (schema/pg15/deparse.txt:320:17) */
-/* 154: VacuumStmt.rels (schema/pg15/deparse.txt:322:17) */
+/* 154: CreateStmt.tableElts (schema/pg15/deparse.txt:322:23) */
 static const uint8_t contract_kinds_154[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x11,0xc1,0x00,0x84,0x80,0x01,0x00,0x00,0x20,0x10,0x00,0x10,0x08,0x00,0x00,0x00,0x02,0xf0,0x45,0xfa,0xe0,0x3b,0x30,
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0xff,0xff,0xff,0x7f,
 };
-/* 155: ExplainStmt.query (schema/pg15/deparse.txt:324:19) */
-/* 156: ExplainStmt.options (schema/pg15/deparse.txt:326:21) */
-/* 157: ExplainStmt.options (schema/pg15/deparse.txt:328:21) */
-static const uint8_t contract_kinds_157[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x03,0xda,0x23,0xc2,0x11,0x00,0x00,0x18,0xf8,0x05,0xfa,0xe0,0x38,0x38,
+/* 155: CreateStmt.inhRelations (schema/pg15/deparse.txt:324:26) */
+/* 156: CreateStmt.inhRelations (schema/pg15/deparse.txt:326:26) */
+static const uint8_t contract_kinds_156[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 158: CreateTableAsStmt.query (schema/pg15/deparse.txt:330:25) */
-/* 159: CreateTableAsStmt.query (schema/pg15/deparse.txt:332:25) */
+/* 157: CreateStmt.options (schema/pg15/deparse.txt:328:20) */
+/* 158: CreateStmt.options (schema/pg15/deparse.txt:330:20) */
+static const uint8_t contract_kinds_158[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 159: CreateStmt.options (schema/pg15/deparse.txt:332:20) */
 static const uint8_t contract_kinds_159[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 160: CreateTableAsStmt.into (schema/pg15/deparse.txt:334:24) */
-/* 161: CreateSeqStmt.sequence (schema/pg15/deparse.txt:336:24) */
-/* 162: CreateSeqStmt.options (schema/pg15/deparse.txt:338:23) */
-/* 163: CreateSeqStmt.options (schema/pg15/deparse.txt:340:23) */
-static const uint8_t contract_kinds_163[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
+/* 160: DefineStmt.defnames (schema/pg15/deparse.txt:334:21) */
+/* 161: DefineStmt.defnames (schema/pg15/deparse.txt:336:21) */
+/* 162: DefineStmt.defnames (schema/pg15/deparse.txt:338:21) */
+static const uint8_t contract_kinds_162[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 164: AlterSeqStmt.sequence (schema/pg15/deparse.txt:342:23) */
-/* 165: AlterSeqStmt.options (schema/pg15/deparse.txt:344:22) */
-/* 166: AlterSeqStmt.options (schema/pg15/deparse.txt:346:22) */
+/* 163: DefineStmt.args (schema/pg15/deparse.txt:340:17) */
+/* 164: DefineStmt.args (schema/pg15/deparse.txt:342:17) */
+static const uint8_t contract_kinds_164[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x78,0x38,
+};
+/* 165: DefineStmt.definition (schema/pg15/deparse.txt:344:23) */
+/* 166: DefineStmt.definition (schema/pg15/deparse.txt:346:23) */
 static const uint8_t contract_kinds_166[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 167: VariableSetStmt.args (schema/pg15/deparse.txt:348:22) */
-/* 168: VariableShowStmt.name (schema/pg15/deparse.txt:350:23) */
-/* 169: CreateTrigStmt.trigname (schema/pg15/deparse.txt:352:25) */
-/* 170: CreateTrigStmt.relation (schema/pg15/deparse.txt:354:25) */
-/* 171: CreateTrigStmt.funcname (schema/pg15/deparse.txt:356:25) */
-/* 172: CreateTrigStmt.funcname (schema/pg15/deparse.txt:358:25) */
+/* 167: DropStmt.objects (schema/pg15/deparse.txt:348:18) */
+/* 168: DropStmt.objects (schema/pg15/deparse.txt:350:18) */
+/* 169: DropStmt.objects (schema/pg15/deparse.txt:352:18) */
+static const uint8_t contract_kinds_169[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x0d,0xfa,0xe0,0x38,0x3a,
+};
+/* 170: TruncateStmt.relations (schema/pg15/deparse.txt:354:24) */
+/* 171: TruncateStmt.relations (schema/pg15/deparse.txt:356:24) */
+/* 172: TruncateStmt.relations (schema/pg15/deparse.txt:358:24) */
 static const uint8_t contract_kinds_172[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 173: CreateTrigStmt.args (schema/pg15/deparse.txt:360:21) */
-/* 174: CreateTrigStmt.args (schema/pg15/deparse.txt:362:21) */
+/* 173: CommentStmt.object (schema/pg15/deparse.txt:360:20) */
+/* 174: CommentStmt.object (schema/pg15/deparse.txt:362:20) */
 static const uint8_t contract_kinds_174[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x0d,0xfa,0xe0,0xf8,0x3a,
 };
-/* 175: CreateTrigStmt.columns (schema/pg15/deparse.txt:364:24) */
-/* 176: CreateTrigStmt.columns (schema/pg15/deparse.txt:366:24) */
-static const uint8_t contract_kinds_176[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 175: FetchStmt.portalname (schema/pg15/deparse.txt:364:22) */
+/* 176: IndexStmt.relation (schema/pg15/deparse.txt:366:20) */
+/* 177: IndexStmt.accessMethod (schema/pg15/deparse.txt:368:25) */
+/* 178: IndexStmt.indexParams (schema/pg15/deparse.txt:370:24) */
+/* 179: IndexStmt.indexParams (schema/pg15/deparse.txt:372:24) */
+/* 180: IndexStmt.indexParams (schema/pg15/deparse.txt:374:24) */
+static const uint8_t contract_kinds_180[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x83,0xf9,0x3f,0x10,0x09,0x01,0x00,0x00,0x00,0x08,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf9,0x85,0xfa,0xe0,0x38,0x30,
 };
-/* 177: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:368:32) */
-/* 178: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:370:32) */
-static const uint8_t contract_kinds_178[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 181: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:376:34) */
+/* 182: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:378:34) */
+static const uint8_t contract_kinds_182[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x83,0xf9,0x3f,0x10,0x09,0x01,0x00,0x00,0x00,0x08,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf9,0x85,0xfa,0xe0,0x38,0x30,
 };
-/* 179: CreatePLangStmt.plname (schema/pg15/deparse.txt:372:24) */
-/* 180: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:374:27) */
-/* 181: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:376:27) */
-static const uint8_t contract_kinds_181[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 183: IndexStmt.options (schema/pg15/deparse.txt:380:19) */
+/* 184: IndexStmt.options (schema/pg15/deparse.txt:382:19) */
+static const uint8_t contract_kinds_184[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 182: CreatePLangStmt.plinline (schema/pg15/deparse.txt:378:26) */
-/* 183: CreatePLangStmt.plinline (schema/pg15/deparse.txt:380:26) */
-static const uint8_t contract_kinds_183[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 184: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:382:29) */
-/* 185: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:384:29) */
+/* 185: IndexStmt.whereClause (schema/pg15/deparse.txt:384:24) */
 static const uint8_t contract_kinds_185[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 186: CreateRoleStmt.role (schema/pg15/deparse.txt:386:21) */
-/* 187: CreateRoleStmt.options (schema/pg15/deparse.txt:388:24) */
-/* 188: CreateRoleStmt.options (schema/pg15/deparse.txt:390:24) */
+/* 186: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:386:29) */
+/* 187: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:388:29) */
+/* 188: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:390:29) */
 static const uint8_t contract_kinds_188[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 189: AlterRoleStmt.role (schema/pg15/deparse.txt:392:20) */
-/* 190: AlterRoleStmt.options (schema/pg15/deparse.txt:394:23) */
-/* 191: AlterRoleStmt.options (schema/pg15/deparse.txt:396:23) */
-static const uint8_t contract_kinds_191[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
+/* 189: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:392:31) */
+/* 190: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:394:31) */
+static const uint8_t contract_kinds_190[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x85,0xfa,0xe0,0x38,0x30,
 };
-/* 192: DropRoleStmt.roles (schema/pg15/deparse.txt:398:20) */
-/* 193: DropRoleStmt.roles (schema/pg15/deparse.txt:400:20) */
+/* 191: CreateFunctionStmt.options (schema/pg15/deparse.txt:396:28) */
+/* 192: CreateFunctionStmt.options (schema/pg15/deparse.txt:398:28) */
+static const uint8_t contract_kinds_192[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 193: CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:400:29) */
 static const uint8_t contract_kinds_193[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xeb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x18,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 194: LockStmt.relations (schema/pg15/deparse.txt:402:20) */
-/* 195: LockStmt.relations (schema/pg15/deparse.txt:404:20) */
-static const uint8_t contract_kinds_195[] = { /* the kinds allowed, by tag */
-	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
-};
-/* 196: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:406:32) */
-/* 197: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:408:32) */
+/* 194: AlterFunctionStmt.func (schema/pg15/deparse.txt:402:24) */
+/* 195: AlterFunctionStmt.actions (schema/pg15/deparse.txt:404:27) */
+/* 196: AlterFunctionStmt.actions (schema/pg15/deparse.txt:406:27) */
+/* 197: AlterFunctionStmt.actions (schema/pg15/deparse.txt:408:27) */
 static const uint8_t contract_kinds_197[] = { /* the kinds allowed, by tag */
-	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 198: ReindexStmt.params (schema/pg15/deparse.txt:410:20) */
-/* 199: ReindexStmt.params (schema/pg15/deparse.txt:412:20) */
-static const uint8_t contract_kinds_199[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
+/* 198: DoStmt.args (schema/pg15/deparse.txt:410:13) */
+/* 199: DoStmt.args (schema/pg15/deparse.txt:412:13) */
+/* 200: DoStmt.args (schema/pg15/deparse.txt:414:13) */
+static const uint8_t contract_kinds_200[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 200: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:414:30) */
-/* 201: AlterDatabaseStmt.dbname (schema/pg15/deparse.txt:416:26) */
-/* 202: AlterDatabaseStmt.options (schema/pg15/deparse.txt:418:27) */
-/* 203: AlterDatabaseStmt.options (schema/pg15/deparse.txt:420:27) */
-static const uint8_t contract_kinds_203[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
+/* 201: RenameStmt.object (schema/pg15/deparse.txt:416:19) */
+static const uint8_t contract_kinds_201[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0x38,0x3a,
 };
-/* 204: AlterDatabaseSetStmt.dbname (schema/pg15/deparse.txt:422:29) */
-/* 205: AlterDatabaseSetStmt.setstmt (schema/pg15/deparse.txt:424:30) */
-/* 206: AlterRoleSetStmt.setstmt (schema/pg15/deparse.txt:426:26) */
-/* 207: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:428:38) */
-/* 208: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:430:38) */
-static const uint8_t contract_kinds_208[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 202: RenameStmt.newname (schema/pg15/deparse.txt:418:20) */
+/* 203: RuleStmt.relation (schema/pg15/deparse.txt:420:19) */
+/* 204: RuleStmt.rulename (schema/pg15/deparse.txt:422:19) */
+/* 205: RuleStmt.whereClause (schema/pg15/deparse.txt:424:23) */
+static const uint8_t contract_kinds_205[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 209: CreateConversionStmt.for_encoding_name (schema/pg15/deparse.txt:432:40) */
-/* 210: CreateConversionStmt.to_encoding_name (schema/pg15/deparse.txt:434:39) */
-/* 211: CreateConversionStmt.func_name (schema/pg15/deparse.txt:436:32) */
-/* 212: CreateConversionStmt.func_name (schema/pg15/deparse.txt:438:32) */
-static const uint8_t contract_kinds_212[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 206: RuleStmt.actions (schema/pg15/deparse.txt:426:18) */
+/* 207: RuleStmt.actions (schema/pg15/deparse.txt:428:18) */
+static const uint8_t contract_kinds_207[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x15,0x01,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 213: CreateCastStmt.sourcetype (schema/pg15/deparse.txt:440:27) */
-/* 214: CreateCastStmt.targettype (schema/pg15/deparse.txt:442:27) */
-/* 215: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:444:31) */
-/* 216: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:446:31) */
+/* 208: NotifyStmt.conditionname (schema/pg15/deparse.txt:430:26) */
+/* 209: ListenStmt.conditionname (schema/pg15/deparse.txt:432:26) */
+/* 210: TransactionStmt.options (schema/pg15/deparse.txt:434:25) */
+/* 211: TransactionStmt.options (schema/pg15/deparse.txt:436:25) */
+static const uint8_t contract_kinds_211[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 212: ViewStmt.view (schema/pg15/deparse.txt:438:15) */
+/* 213: ViewStmt.aliases (schema/pg15/deparse.txt:440:18) */
+/* 214: ViewStmt.aliases (schema/pg15/deparse.txt:442:18) */
+static const uint8_t contract_kinds_214[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 215: ViewStmt.query (schema/pg15/deparse.txt:444:16) */
+/* 216: ViewStmt.query (schema/pg15/deparse.txt:446:16) */
 static const uint8_t contract_kinds_216[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 217: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:448:32) */
-/* 218: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:450:32) */
+/* 217: ViewStmt.options (schema/pg15/deparse.txt:448:18) */
+/* 218: ViewStmt.options (schema/pg15/deparse.txt:450:18) */
 static const uint8_t contract_kinds_218[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 219: CreateOpClassStmt.amname (schema/pg15/deparse.txt:452:26) */
-/* 220: CreateOpClassStmt.datatype (schema/pg15/deparse.txt:454:28) */
-/* 221: CreateOpClassStmt.items (schema/pg15/deparse.txt:456:25) */
-/* 222: CreateOpClassStmt.items (schema/pg15/deparse.txt:458:25) */
+/* 219: LoadStmt.filename (schema/pg15/deparse.txt:452:19) */
+/* 220: CreateDomainStmt.domainname (schema/pg15/deparse.txt:454:29) */
+/* 221: CreateDomainStmt.domainname (schema/pg15/deparse.txt:456:29) */
+/* 222: CreateDomainStmt.domainname (schema/pg15/deparse.txt:458:29) */
 static const uint8_t contract_kinds_222[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xb7,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xfe,0xfd,0xff,0xff,0xff,0xfd,0xfb,0x76,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 223: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:460:33) */
-/* 224: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:462:33) */
-static const uint8_t contract_kinds_224[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 223: CreateDomainStmt.typeName (schema/pg15/deparse.txt:460:28) */
+/* 224: CreateDomainStmt.constraints (schema/pg15/deparse.txt:462:30) */
+/* 225: CreateDomainStmt.constraints (schema/pg15/deparse.txt:464:30) */
+static const uint8_t contract_kinds_225[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x25,0xfa,0xe0,0x38,0x30,
 };
-/* 225: CreateOpFamilyStmt.amname (schema/pg15/deparse.txt:464:27) */
-/* 226: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:466:32) */
-/* 227: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:468:32) */
-static const uint8_t contract_kinds_227[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 226: CreatedbStmt.dbname (schema/pg15/deparse.txt:466:21) */
+/* 227: CreatedbStmt.options (schema/pg15/deparse.txt:468:22) */
+/* 228: CreatedbStmt.options (schema/pg15/deparse.txt:470:22) */
+static const uint8_t contract_kinds_228[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 228: AlterOpFamilyStmt.amname (schema/pg15/deparse.txt:470:26) */
-/* 229: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:472:25) */
-/* 230: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:474:25) */
-static const uint8_t contract_kinds_230[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xb7,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xfe,0xfd,0xff,0xff,0xff,0xfd,0xfb,0x76,
+/* 229: DropdbStmt.dbname (schema/pg15/deparse.txt:472:19) */
+/* 230: DropdbStmt.options (schema/pg15/deparse.txt:474:20) */
+/* 231: DropdbStmt.options (schema/pg15/deparse.txt:476:20) */
+static const uint8_t contract_kinds_231[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 231: PrepareStmt.name (schema/pg15/deparse.txt:476:18) */
-/* 232: PrepareStmt.argtypes (schema/pg15/deparse.txt:478:22) */
-/* 233: PrepareStmt.argtypes (schema/pg15/deparse.txt:480:22) */
+/* 232: VacuumStmt.options (schema/pg15/deparse.txt:478:20) */
+/* 233: VacuumStmt.options (schema/pg15/deparse.txt:480:20) */
 static const uint8_t contract_kinds_233[] = { /* the kinds allowed, by tag */
-	0x7e,0xf7,0xfd,0x67,0xd1,0xfb,0xff,0x55,0xe9,0xcb,0x86,0xbc,0x63,0x4d,0xa1,0x95,0x7f,0x09,0x17,0x0c,0x80,0x46,0x11,0x52,0xf7,0x77,0xfb,0xe4,0x3b,0x30,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 234: PrepareStmt.query (schema/pg15/deparse.txt:482:19) */
-/* 235: ExecuteStmt.name (schema/pg15/deparse.txt:484:18) */
-/* 236: DeclareCursorStmt.portalname (schema/pg15/deparse.txt:486:30) */
-/* 237: DeclareCursorStmt.query (schema/pg15/deparse.txt:488:25) */
-/* 238: DeclareCursorStmt.query (schema/pg15/deparse.txt:490:25) */
-static const uint8_t contract_kinds_238[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
+/* 234: VacuumStmt.rels (schema/pg15/deparse.txt:482:17) */
+/* 235: VacuumStmt.rels (schema/pg15/deparse.txt:484:17) */
+static const uint8_t contract_kinds_235[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x3a,0x30,
 };
-/* 239: CreateTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:492:37) */
-/* 240: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:494:30) */
-/* 241: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:496:30) */
+/* 236: ExplainStmt.query (schema/pg15/deparse.txt:486:19) */
+/* 237: ExplainStmt.query (schema/pg15/deparse.txt:488:19) */
+static const uint8_t contract_kinds_237[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x17,0x01,0x00,0x00,0x40,0x00,0x00,0x00,0x05,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 238: ExplainStmt.options (schema/pg15/deparse.txt:490:21) */
+/* 239: ExplainStmt.options (schema/pg15/deparse.txt:492:21) */
+static const uint8_t contract_kinds_239[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 240: CreateTableAsStmt.query (schema/pg15/deparse.txt:494:25) */
+/* 241: CreateTableAsStmt.query (schema/pg15/deparse.txt:496:25) */
 static const uint8_t contract_kinds_241[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 242: CreateTableAsStmt.into (schema/pg15/deparse.txt:498:24) */
+/* 243: CreateSeqStmt.sequence (schema/pg15/deparse.txt:500:24) */
+/* 244: CreateSeqStmt.options (schema/pg15/deparse.txt:502:23) */
+/* 245: CreateSeqStmt.options (schema/pg15/deparse.txt:504:23) */
+static const uint8_t contract_kinds_245[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 246: AlterSeqStmt.sequence (schema/pg15/deparse.txt:506:23) */
+/* 247: AlterSeqStmt.options (schema/pg15/deparse.txt:508:22) */
+/* 248: AlterSeqStmt.options (schema/pg15/deparse.txt:510:22) */
+/* 249: AlterSeqStmt.options (schema/pg15/deparse.txt:512:22) */
+static const uint8_t contract_kinds_249[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 250: VariableSetStmt.args (schema/pg15/deparse.txt:514:22) */
+/* 251: VariableSetStmt.args (schema/pg15/deparse.txt:516:22) */
+static const uint8_t contract_kinds_251[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x70,
+};
+/* 252: VariableSetStmt.args (schema/pg15/deparse.txt:518:22) */
+static const uint8_t contract_kinds_252[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 253: VariableShowStmt.name (schema/pg15/deparse.txt:520:23) */
+/* 254: CreateTrigStmt.trigname (schema/pg15/deparse.txt:522:25) */
+/* 255: CreateTrigStmt.relation (schema/pg15/deparse.txt:524:25) */
+/* 256: CreateTrigStmt.funcname (schema/pg15/deparse.txt:526:25) */
+/* 257: CreateTrigStmt.funcname (schema/pg15/deparse.txt:528:25) */
+/* 258: CreateTrigStmt.funcname (schema/pg15/deparse.txt:530:25) */
+static const uint8_t contract_kinds_258[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 259: CreateTrigStmt.args (schema/pg15/deparse.txt:532:21) */
+/* 260: CreateTrigStmt.args (schema/pg15/deparse.txt:534:21) */
+static const uint8_t contract_kinds_260[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 261: CreateTrigStmt.columns (schema/pg15/deparse.txt:536:24) */
+/* 262: CreateTrigStmt.columns (schema/pg15/deparse.txt:538:24) */
+static const uint8_t contract_kinds_262[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 263: CreateTrigStmt.whenClause (schema/pg15/deparse.txt:540:28) */
+static const uint8_t contract_kinds_263[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 264: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:542:32) */
+/* 265: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:544:32) */
+static const uint8_t contract_kinds_265[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe8,0x38,0x30,
+};
+/* 266: CreatePLangStmt.plname (schema/pg15/deparse.txt:546:24) */
+/* 267: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:548:27) */
+/* 268: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:550:27) */
+/* 269: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:552:27) */
+static const uint8_t contract_kinds_269[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 270: CreatePLangStmt.plinline (schema/pg15/deparse.txt:554:26) */
+/* 271: CreatePLangStmt.plinline (schema/pg15/deparse.txt:556:26) */
+static const uint8_t contract_kinds_271[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 272: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:558:29) */
+/* 273: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:560:29) */
+static const uint8_t contract_kinds_273[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 274: CreateRoleStmt.role (schema/pg15/deparse.txt:562:21) */
+/* 275: CreateRoleStmt.options (schema/pg15/deparse.txt:564:24) */
+/* 276: CreateRoleStmt.options (schema/pg15/deparse.txt:566:24) */
+static const uint8_t contract_kinds_276[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 277: AlterRoleStmt.role (schema/pg15/deparse.txt:568:20) */
+/* 278: AlterRoleStmt.options (schema/pg15/deparse.txt:570:23) */
+/* 279: AlterRoleStmt.options (schema/pg15/deparse.txt:572:23) */
+static const uint8_t contract_kinds_279[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 280: DropRoleStmt.roles (schema/pg15/deparse.txt:574:20) */
+/* 281: DropRoleStmt.roles (schema/pg15/deparse.txt:576:20) */
+/* 282: DropRoleStmt.roles (schema/pg15/deparse.txt:578:20) */
+static const uint8_t contract_kinds_282[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
+};
+/* 283: LockStmt.relations (schema/pg15/deparse.txt:580:20) */
+/* 284: LockStmt.relations (schema/pg15/deparse.txt:582:20) */
+/* 285: LockStmt.relations (schema/pg15/deparse.txt:584:20) */
+static const uint8_t contract_kinds_285[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 286: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:586:32) */
+/* 287: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:588:32) */
+static const uint8_t contract_kinds_287[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 288: ReindexStmt.params (schema/pg15/deparse.txt:590:20) */
+/* 289: ReindexStmt.params (schema/pg15/deparse.txt:592:20) */
+static const uint8_t contract_kinds_289[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 290: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:594:30) */
+/* 291: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:596:30) */
+static const uint8_t contract_kinds_291[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x83,0x20,0x80,0x80,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 292: AlterDatabaseStmt.dbname (schema/pg15/deparse.txt:598:26) */
+/* 293: AlterDatabaseStmt.options (schema/pg15/deparse.txt:600:27) */
+/* 294: AlterDatabaseStmt.options (schema/pg15/deparse.txt:602:27) */
+static const uint8_t contract_kinds_294[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 295: AlterDatabaseSetStmt.dbname (schema/pg15/deparse.txt:604:29) */
+/* 296: AlterDatabaseSetStmt.setstmt (schema/pg15/deparse.txt:606:30) */
+/* 297: AlterRoleSetStmt.setstmt (schema/pg15/deparse.txt:608:26) */
+/* 298: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:610:38) */
+/* 299: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:612:38) */
+/* 300: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:614:38) */
+static const uint8_t contract_kinds_300[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 301: CreateConversionStmt.for_encoding_name (schema/pg15/deparse.txt:616:40) */
+/* 302: CreateConversionStmt.to_encoding_name (schema/pg15/deparse.txt:618:39) */
+/* 303: CreateConversionStmt.func_name (schema/pg15/deparse.txt:620:32) */
+/* 304: CreateConversionStmt.func_name (schema/pg15/deparse.txt:622:32) */
+/* 305: CreateConversionStmt.func_name (schema/pg15/deparse.txt:624:32) */
+static const uint8_t contract_kinds_305[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 306: CreateCastStmt.sourcetype (schema/pg15/deparse.txt:626:27) */
+/* 307: CreateCastStmt.targettype (schema/pg15/deparse.txt:628:27) */
+/* 308: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:630:31) */
+/* 309: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:632:31) */
+/* 310: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:634:31) */
+static const uint8_t contract_kinds_310[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 311: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:636:32) */
+/* 312: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:638:32) */
+static const uint8_t contract_kinds_312[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 313: CreateOpClassStmt.amname (schema/pg15/deparse.txt:640:26) */
+/* 314: CreateOpClassStmt.datatype (schema/pg15/deparse.txt:642:28) */
+/* 315: CreateOpClassStmt.items (schema/pg15/deparse.txt:644:25) */
+/* 316: CreateOpClassStmt.items (schema/pg15/deparse.txt:646:25) */
+/* 317: CreateOpClassStmt.items (schema/pg15/deparse.txt:648:25) */
+static const uint8_t contract_kinds_317[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x25,0xfa,0xe0,0x38,0x30,
+};
+/* 318: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:650:33) */
+/* 319: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:652:33) */
+/* 320: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:654:33) */
+static const uint8_t contract_kinds_320[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 321: CreateOpFamilyStmt.amname (schema/pg15/deparse.txt:656:27) */
+/* 322: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:658:32) */
+/* 323: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:660:32) */
+/* 324: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:662:32) */
+static const uint8_t contract_kinds_324[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 325: AlterOpFamilyStmt.amname (schema/pg15/deparse.txt:664:26) */
+/* 326: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:666:25) */
+/* 327: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:668:25) */
+/* 328: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:670:25) */
+static const uint8_t contract_kinds_328[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x25,0xfa,0xe0,0x38,0x30,
+};
+/* 329: PrepareStmt.name (schema/pg15/deparse.txt:672:18) */
+/* 330: PrepareStmt.argtypes (schema/pg15/deparse.txt:674:22) */
+/* 331: PrepareStmt.argtypes (schema/pg15/deparse.txt:676:22) */
+static const uint8_t contract_kinds_331[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 332: PrepareStmt.query (schema/pg15/deparse.txt:678:19) */
+/* 333: PrepareStmt.query (schema/pg15/deparse.txt:680:19) */
+static const uint8_t contract_kinds_333[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x17,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 334: ExecuteStmt.name (schema/pg15/deparse.txt:682:18) */
+/* 335: ExecuteStmt.params (schema/pg15/deparse.txt:684:20) */
+/* 336: ExecuteStmt.params (schema/pg15/deparse.txt:686:20) */
+static const uint8_t contract_kinds_336[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 337: DeclareCursorStmt.portalname (schema/pg15/deparse.txt:688:30) */
+/* 338: DeclareCursorStmt.query (schema/pg15/deparse.txt:690:25) */
+/* 339: DeclareCursorStmt.query (schema/pg15/deparse.txt:692:25) */
+static const uint8_t contract_kinds_339[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 340: CreateTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:694:37) */
+/* 341: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:696:30) */
+/* 342: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:698:30) */
+static const uint8_t contract_kinds_342[] = { /* the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xc6,0x9a,0x33,0x28,0x9e,0xe8,0x80,0x7e,0x7b,0xc2,0xbd,0x4a,0x88,0xc5,0xfd,0x0d,0xfa,0xf1,0x3b,0x30,
 };
-/* 242: DropTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:498:35) */
-/* 243: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:500:31) */
-static const uint8_t contract_kinds_243[] = { /* the kinds allowed, by tag */
+/* 343: DropTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:700:35) */
+/* 344: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:702:31) */
+static const uint8_t contract_kinds_344[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0x38,0x38,
 };
-/* 244: AlterObjectDependsStmt.extname (schema/pg15/deparse.txt:502:32) */
-/* 245: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:504:30) */
-static const uint8_t contract_kinds_245[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfc,0x77,0xe1,0x7d,0xff,0x3b,0xc5,0x66,0x9d,0xef,0xb5,0xe3,0xfd,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xf3,0x5d,0xfe,0xfd,0xbb,0x3e,
-};
-/* 246: AlterObjectSchemaStmt.newschema (schema/pg15/deparse.txt:506:33) */
-/* 247: AlterOwnerStmt.object (schema/pg15/deparse.txt:508:23) */
-/* 248: AlterOwnerStmt.object (schema/pg15/deparse.txt:510:23) */
-static const uint8_t contract_kinds_248[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xfe,0xe7,0xe7,0xff,0xff,0x3e,0xf9,0x42,0xa4,0xbe,0x85,0xe5,0xff,0x17,0xff,0x39,0x17,0x0e,0x80,0x4f,0x58,0xd1,0xfb,0x5f,0xff,0xf4,0xfb,0x7e,
-};
-/* 249: AlterOwnerStmt.newowner (schema/pg15/deparse.txt:512:25) */
-/* 250: AlterOperatorStmt.opername (schema/pg15/deparse.txt:514:28) */
-/* 251: AlterOperatorStmt.options (schema/pg15/deparse.txt:516:27) */
-/* 252: AlterOperatorStmt.options (schema/pg15/deparse.txt:518:27) */
-static const uint8_t contract_kinds_252[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x03,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
-};
-/* 253: AlterTypeStmt.typeName (schema/pg15/deparse.txt:520:25) */
-/* 254: AlterTypeStmt.typeName (schema/pg15/deparse.txt:522:25) */
-static const uint8_t contract_kinds_254[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 255: AlterTypeStmt.options (schema/pg15/deparse.txt:524:23) */
-/* 256: AlterTypeStmt.options (schema/pg15/deparse.txt:526:23) */
-static const uint8_t contract_kinds_256[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
-};
-/* 257: DropOwnedStmt.roles (schema/pg15/deparse.txt:528:21) */
-/* 258: DropOwnedStmt.roles (schema/pg15/deparse.txt:530:21) */
-static const uint8_t contract_kinds_258[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xeb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
-};
-/* 259: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:532:25) */
-/* 260: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:534:25) */
-static const uint8_t contract_kinds_260[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xeb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
-};
-/* 261: ReassignOwnedStmt.newrole (schema/pg15/deparse.txt:536:27) */
-/* 262: CompositeTypeStmt.typevar (schema/pg15/deparse.txt:538:27) */
-/* 263: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:540:30) */
-/* 264: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:542:30) */
-static const uint8_t contract_kinds_264[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0xa1,0x7d,0x3f,0x14,0x21,0x44,0x0a,0xfc,0x42,0x05,0x91,0x71,0x34,0x04,0xd8,0x00,0x40,0x02,0x21,0x84,0xf6,0xd5,0xfe,0xe0,0x3f,0x70,
-};
-/* 265: CreateEnumStmt.typeName (schema/pg15/deparse.txt:544:26) */
-/* 266: CreateEnumStmt.typeName (schema/pg15/deparse.txt:546:26) */
-static const uint8_t contract_kinds_266[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 267: CreateEnumStmt.vals (schema/pg15/deparse.txt:548:21) */
-/* 268: CreateEnumStmt.vals (schema/pg15/deparse.txt:550:21) */
-static const uint8_t contract_kinds_268[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 269: CreateRangeStmt.typeName (schema/pg15/deparse.txt:552:27) */
-/* 270: CreateRangeStmt.typeName (schema/pg15/deparse.txt:554:27) */
-static const uint8_t contract_kinds_270[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 271: CreateRangeStmt.params (schema/pg15/deparse.txt:556:24) */
-/* 272: CreateRangeStmt.params (schema/pg15/deparse.txt:558:24) */
-static const uint8_t contract_kinds_272[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
-};
-/* 273: AlterEnumStmt.typeName (schema/pg15/deparse.txt:560:25) */
-/* 274: AlterEnumStmt.typeName (schema/pg15/deparse.txt:562:25) */
-static const uint8_t contract_kinds_274[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 275: AlterEnumStmt.newVal (schema/pg15/deparse.txt:564:23) */
-/* 276: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:566:32) */
-/* 277: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:568:32) */
-static const uint8_t contract_kinds_277[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 278: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:570:31) */
-/* 279: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:572:31) */
-static const uint8_t contract_kinds_279[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
-};
-/* 280: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:574:34) */
-/* 281: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:576:34) */
-static const uint8_t contract_kinds_281[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 282: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:578:36) */
-/* 283: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:580:36) */
-static const uint8_t contract_kinds_283[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 284: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:582:32) */
-static const uint8_t contract_kinds_284[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
-};
-/* 285: CreateFdwStmt.fdwname (schema/pg15/deparse.txt:584:23) */
-/* 286: CreateFdwStmt.func_options (schema/pg15/deparse.txt:586:28) */
-/* 287: CreateFdwStmt.func_options (schema/pg15/deparse.txt:588:28) */
-static const uint8_t contract_kinds_287[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
-};
-/* 288: CreateFdwStmt.options (schema/pg15/deparse.txt:590:23) */
-/* 289: CreateFdwStmt.options (schema/pg15/deparse.txt:592:23) */
-static const uint8_t contract_kinds_289[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
-};
-/* 290: AlterFdwStmt.fdwname (schema/pg15/deparse.txt:594:22) */
-/* 291: AlterFdwStmt.func_options (schema/pg15/deparse.txt:596:27) */
-/* 292: AlterFdwStmt.func_options (schema/pg15/deparse.txt:598:27) */
-static const uint8_t contract_kinds_292[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
-};
-/* 293: AlterFdwStmt.options (schema/pg15/deparse.txt:600:22) */
-/* 294: AlterFdwStmt.options (schema/pg15/deparse.txt:602:22) */
-static const uint8_t contract_kinds_294[] = { /* the kinds allowed, by tag */
-	0x7e,0xff,0xff,0xf7,0xef,0x7f,0x3f,0x3a,0x3b,0x9e,0x3f,0xfd,0xcf,0xdf,0xff,0x97,0xff,0x9d,0xcf,0x3f,0xc3,0xbf,0xff,0x56,0xfa,0x77,0xff,0xed,0xff,0x7f,
-};
-/* 295: CreateForeignServerStmt.servername (schema/pg15/deparse.txt:604:36) */
-/* 296: CreateForeignServerStmt.fdwname (schema/pg15/deparse.txt:606:33) */
-/* 297: CreateForeignServerStmt.options (schema/pg15/deparse.txt:608:33) */
-/* 298: CreateForeignServerStmt.options (schema/pg15/deparse.txt:610:33) */
-static const uint8_t contract_kinds_298[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
-};
-/* 299: AlterForeignServerStmt.servername (schema/pg15/deparse.txt:612:35) */
-/* 300: AlterForeignServerStmt.options (schema/pg15/deparse.txt:614:32) */
-/* 301: AlterForeignServerStmt.options (schema/pg15/deparse.txt:616:32) */
-static const uint8_t contract_kinds_301[] = { /* the kinds allowed, by tag */
-	0x7e,0xff,0xff,0xf7,0xef,0x7f,0x3f,0x3a,0x3b,0x9e,0x3f,0xfd,0xcf,0xdf,0xff,0x97,0xff,0x9d,0xcf,0x3f,0xc3,0xbf,0xff,0x56,0xfa,0x77,0xff,0xed,0xff,0x7f,
-};
-/* 302: CreateUserMappingStmt.user (schema/pg15/deparse.txt:618:28) */
-/* 303: CreateUserMappingStmt.servername (schema/pg15/deparse.txt:620:34) */
-/* 304: CreateUserMappingStmt.options (schema/pg15/deparse.txt:622:31) */
-/* 305: CreateUserMappingStmt.options (schema/pg15/deparse.txt:624:31) */
-static const uint8_t contract_kinds_305[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
-};
-/* 306: AlterUserMappingStmt.user (schema/pg15/deparse.txt:626:27) */
-/* 307: AlterUserMappingStmt.servername (schema/pg15/deparse.txt:628:33) */
-/* 308: AlterUserMappingStmt.options (schema/pg15/deparse.txt:630:30) */
-/* 309: AlterUserMappingStmt.options (schema/pg15/deparse.txt:632:30) */
-static const uint8_t contract_kinds_309[] = { /* the kinds allowed, by tag */
-	0x7e,0xff,0xff,0xf7,0xef,0x7f,0x3f,0x3a,0x3b,0x9e,0x3f,0xfd,0xcf,0xdf,0xff,0x97,0xff,0x9d,0xcf,0x3f,0xc3,0xbf,0xff,0x56,0xfa,0x77,0xff,0xed,0xff,0x7f,
-};
-/* 310: DropUserMappingStmt.user (schema/pg15/deparse.txt:634:26) */
-/* 311: DropUserMappingStmt.servername (schema/pg15/deparse.txt:636:32) */
-/* 312: AlterTableSpaceOptionsStmt.tablespacename (schema/pg15/deparse.txt:638:43) */
-/* 313: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:640:36) */
-/* 314: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:642:36) */
-static const uint8_t contract_kinds_314[] = { /* the kinds allowed, by tag */
-	0xfe,0xf7,0xfe,0xef,0x91,0xfd,0xff,0xd7,0xe9,0xed,0xce,0xbe,0x73,0x6d,0xbf,0xf9,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x8b,0xc7,0xff,0x5d,0xfa,0xf1,0x3b,0x30,
-};
-/* 315: AlterTableMoveAllStmt.orig_tablespacename (schema/pg15/deparse.txt:644:43) */
-/* 316: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:646:29) */
-/* 317: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:648:29) */
-static const uint8_t contract_kinds_317[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
-};
-/* 318: AlterTableMoveAllStmt.new_tablespacename (schema/pg15/deparse.txt:650:42) */
-/* 319: SecLabelStmt.object (schema/pg15/deparse.txt:652:21) */
-/* 320: SecLabelStmt.object (schema/pg15/deparse.txt:654:21) */
-static const uint8_t contract_kinds_320[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfd,0x67,0xd1,0x7d,0xff,0x11,0xc1,0xca,0x84,0xae,0x61,0x41,0xa1,0x15,0x7f,0x09,0x17,0x0c,0x81,0x46,0x10,0xd2,0xf3,0x5d,0xfa,0xe5,0xfb,0x3a,
-};
-/* 321: CreateForeignTableStmt.base (schema/pg15/deparse.txt:656:34) */
-/* 322: CreateForeignTableStmt.servername (schema/pg15/deparse.txt:658:35) */
-/* 323: CreateForeignTableStmt.options (schema/pg15/deparse.txt:660:32) */
-/* 324: CreateForeignTableStmt.options (schema/pg15/deparse.txt:662:32) */
-static const uint8_t contract_kinds_324[] = { /* the kinds allowed, by tag */
-	0x7e,0xff,0xff,0xf7,0xef,0x7f,0x3f,0x3a,0x3b,0x9e,0x3f,0xfd,0xcf,0xdf,0xff,0x97,0xff,0x9d,0xcf,0x3f,0xc3,0xbf,0xff,0x56,0xfa,0x77,0xff,0xed,0xff,0x7f,
-};
-/* 325: ImportForeignSchemaStmt.server_name (schema/pg15/deparse.txt:664:37) */
-/* 326: ImportForeignSchemaStmt.remote_schema (schema/pg15/deparse.txt:666:39) */
-/* 327: ImportForeignSchemaStmt.local_schema (schema/pg15/deparse.txt:668:38) */
-/* 328: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:670:36) */
-/* 329: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:672:36) */
-static const uint8_t contract_kinds_329[] = { /* the kinds allowed, by tag */
-	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x68,0x00,0x00,0x20,0x00,0x98,0x08,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
-};
-/* 330: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:674:33) */
-/* 331: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:676:33) */
-static const uint8_t contract_kinds_331[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
-};
-/* 332: CreateExtensionStmt.extname (schema/pg15/deparse.txt:678:29) */
-/* 333: CreateExtensionStmt.options (schema/pg15/deparse.txt:680:29) */
-/* 334: CreateExtensionStmt.options (schema/pg15/deparse.txt:682:29) */
-static const uint8_t contract_kinds_334[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
-};
-/* 335: AlterExtensionStmt.extname (schema/pg15/deparse.txt:684:28) */
-/* 336: AlterExtensionStmt.options (schema/pg15/deparse.txt:686:28) */
-/* 337: AlterExtensionStmt.options (schema/pg15/deparse.txt:688:28) */
-static const uint8_t contract_kinds_337[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
-};
-/* 338: AlterExtensionContentsStmt.extname (schema/pg15/deparse.txt:690:36) */
-/* 339: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:692:35) */
-/* 340: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:694:35) */
-static const uint8_t contract_kinds_340[] = { /* the kinds allowed, by tag */
-	0xfe,0xf7,0xfc,0x67,0xc1,0xfb,0xff,0x15,0xe9,0x42,0x84,0xbc,0x21,0x45,0xa1,0x15,0x7f,0x09,0x17,0x0c,0x80,0x46,0x10,0x50,0xfb,0x5f,0xfb,0xe4,0x3b,0x3a,
-};
-/* 341: CreateEventTrigStmt.trigname (schema/pg15/deparse.txt:696:30) */
-/* 342: CreateEventTrigStmt.eventname (schema/pg15/deparse.txt:698:31) */
-/* 343: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:700:32) */
-/* 344: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:702:32) */
-static const uint8_t contract_kinds_344[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x11,0x0b,0x99,0x04,0x02,0x31,0x48,0x29,0x80,0x4a,0x43,0x03,0x82,0x11,0x00,0x02,0x02,0xf8,0x05,0xfa,0xe0,0x38,0x38,
-};
-/* 345: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:704:30) */
-/* 346: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:706:30) */
+/* 345: AlterObjectDependsStmt.extname (schema/pg15/deparse.txt:704:32) */
+/* 346: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:706:30) */
 static const uint8_t contract_kinds_346[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0x38,0x3a,
 };
-/* 347: AlterEventTrigStmt.trigname (schema/pg15/deparse.txt:708:29) */
-/* 348: RefreshMatViewStmt.relation (schema/pg15/deparse.txt:710:29) */
-/* 349: AlterSystemStmt.setstmt (schema/pg15/deparse.txt:712:25) */
-/* 350: CreatePolicyStmt.policy_name (schema/pg15/deparse.txt:714:30) */
-/* 351: CreatePolicyStmt.table (schema/pg15/deparse.txt:716:24) */
-/* 352: CreatePolicyStmt.cmd_name (schema/pg15/deparse.txt:718:27) */
-/* 353: CreatePolicyStmt.roles (schema/pg15/deparse.txt:720:24) */
-/* 354: CreatePolicyStmt.roles (schema/pg15/deparse.txt:722:24) */
+/* 347: AlterObjectSchemaStmt.newschema (schema/pg15/deparse.txt:708:33) */
+/* 348: AlterOwnerStmt.object (schema/pg15/deparse.txt:710:23) */
+/* 349: AlterOwnerStmt.object (schema/pg15/deparse.txt:712:23) */
+static const uint8_t contract_kinds_349[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0xf8,0x3a,
+};
+/* 350: AlterOwnerStmt.newowner (schema/pg15/deparse.txt:714:25) */
+/* 351: AlterOperatorStmt.opername (schema/pg15/deparse.txt:716:28) */
+/* 352: AlterOperatorStmt.options (schema/pg15/deparse.txt:718:27) */
+/* 353: AlterOperatorStmt.options (schema/pg15/deparse.txt:720:27) */
+/* 354: AlterOperatorStmt.options (schema/pg15/deparse.txt:722:27) */
 static const uint8_t contract_kinds_354[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 355: AlterPolicyStmt.policy_name (schema/pg15/deparse.txt:724:29) */
-/* 356: AlterPolicyStmt.table (schema/pg15/deparse.txt:726:23) */
-/* 357: AlterPolicyStmt.roles (schema/pg15/deparse.txt:728:23) */
-/* 358: AlterPolicyStmt.roles (schema/pg15/deparse.txt:730:23) */
-static const uint8_t contract_kinds_358[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
+/* 355: AlterTypeStmt.typeName (schema/pg15/deparse.txt:724:25) */
+/* 356: AlterTypeStmt.typeName (schema/pg15/deparse.txt:726:25) */
+/* 357: AlterTypeStmt.typeName (schema/pg15/deparse.txt:728:25) */
+static const uint8_t contract_kinds_357[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 359: CreateTransformStmt.type_name (schema/pg15/deparse.txt:732:31) */
-/* 360: CreateTransformStmt.lang (schema/pg15/deparse.txt:734:26) */
-/* 361: CreateAmStmt.amname (schema/pg15/deparse.txt:736:21) */
-/* 362: CreateAmStmt.handler_name (schema/pg15/deparse.txt:738:27) */
-/* 363: CreateAmStmt.handler_name (schema/pg15/deparse.txt:740:27) */
+/* 358: AlterTypeStmt.options (schema/pg15/deparse.txt:730:23) */
+/* 359: AlterTypeStmt.options (schema/pg15/deparse.txt:732:23) */
+/* 360: AlterTypeStmt.options (schema/pg15/deparse.txt:734:23) */
+static const uint8_t contract_kinds_360[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 361: DropOwnedStmt.roles (schema/pg15/deparse.txt:736:21) */
+/* 362: DropOwnedStmt.roles (schema/pg15/deparse.txt:738:21) */
+/* 363: DropOwnedStmt.roles (schema/pg15/deparse.txt:740:21) */
 static const uint8_t contract_kinds_363[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-/* 364: CreatePublicationStmt.pubname (schema/pg15/deparse.txt:742:31) */
-/* 365: CreatePublicationStmt.options (schema/pg15/deparse.txt:744:31) */
-/* 366: CreatePublicationStmt.options (schema/pg15/deparse.txt:746:31) */
+/* 364: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:742:25) */
+/* 365: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:744:25) */
+/* 366: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:746:25) */
 static const uint8_t contract_kinds_366[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0x5b,0x23,0xc2,0x11,0x00,0x02,0x02,0xf8,0x05,0xfa,0xe0,0x38,0x38,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-/* 367: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:748:34) */
-/* 368: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:750:34) */
-static const uint8_t contract_kinds_368[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfd,0x67,0x91,0x79,0x3f,0xd0,0x01,0x89,0x42,0x40,0x4a,0x18,0x00,0xe0,0x00,0x02,0x08,0x10,0x21,0x80,0x00,0x02,0xf4,0x25,0xfa,0xe0,0x7c,0x30,
+/* 367: ReassignOwnedStmt.newrole (schema/pg15/deparse.txt:748:27) */
+/* 368: CompositeTypeStmt.typevar (schema/pg15/deparse.txt:750:27) */
+/* 369: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:752:30) */
+/* 370: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:754:30) */
+static const uint8_t contract_kinds_370[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0xa1,0x7d,0x3f,0x10,0x21,0x44,0x0a,0xfc,0x42,0x05,0x91,0x71,0x34,0x04,0xc8,0x00,0x40,0x02,0x21,0x84,0xf2,0xd5,0xfe,0xe0,0x3f,0x70,
 };
-/* 369: AlterPublicationStmt.pubname (schema/pg15/deparse.txt:752:30) */
-/* 370: AlterPublicationStmt.options (schema/pg15/deparse.txt:754:30) */
-/* 371: AlterPublicationStmt.options (schema/pg15/deparse.txt:756:30) */
-static const uint8_t contract_kinds_371[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0x5b,0x23,0xc2,0x11,0x00,0x02,0x02,0xf8,0x05,0xfa,0xe0,0x38,0x38,
-};
-/* 372: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:758:33) */
-/* 373: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:760:33) */
+/* 371: CreateEnumStmt.typeName (schema/pg15/deparse.txt:756:26) */
+/* 372: CreateEnumStmt.typeName (schema/pg15/deparse.txt:758:26) */
+/* 373: CreateEnumStmt.typeName (schema/pg15/deparse.txt:760:26) */
 static const uint8_t contract_kinds_373[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfd,0x67,0x91,0x79,0x3f,0xd0,0x01,0x89,0x42,0x40,0x4a,0x18,0x00,0xe0,0x00,0x02,0x08,0x10,0x21,0x80,0x00,0x02,0xf4,0x25,0xfa,0xe0,0x7c,0x30,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 374: CreateSubscriptionStmt.subname (schema/pg15/deparse.txt:762:32) */
-/* 375: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:764:36) */
-/* 376: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:766:36) */
-static const uint8_t contract_kinds_376[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 374: CreateEnumStmt.vals (schema/pg15/deparse.txt:762:21) */
+/* 375: CreateEnumStmt.vals (schema/pg15/deparse.txt:764:21) */
+static const uint8_t contract_kinds_375[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 377: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:768:32) */
-/* 378: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:770:32) */
+/* 376: CreateRangeStmt.typeName (schema/pg15/deparse.txt:766:27) */
+/* 377: CreateRangeStmt.typeName (schema/pg15/deparse.txt:768:27) */
+/* 378: CreateRangeStmt.typeName (schema/pg15/deparse.txt:770:27) */
 static const uint8_t contract_kinds_378[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 379: AlterSubscriptionStmt.subname (schema/pg15/deparse.txt:772:31) */
-/* 380: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:774:35) */
-/* 381: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:776:35) */
+/* 379: CreateRangeStmt.params (schema/pg15/deparse.txt:772:24) */
+/* 380: CreateRangeStmt.params (schema/pg15/deparse.txt:774:24) */
+/* 381: CreateRangeStmt.params (schema/pg15/deparse.txt:776:24) */
 static const uint8_t contract_kinds_381[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 382: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:778:31) */
-/* 383: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:780:31) */
-static const uint8_t contract_kinds_383[] = { /* the kinds allowed, by tag */
-	0xfe,0xf7,0xff,0xef,0xdd,0xff,0xff,0xdf,0xfb,0xff,0xff,0xbf,0x77,0xef,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x7f,0x9f,0xdf,0xff,0x7f,0xfb,0xff,0xbb,0x3e,
+/* 382: AlterEnumStmt.typeName (schema/pg15/deparse.txt:778:25) */
+/* 383: AlterEnumStmt.typeName (schema/pg15/deparse.txt:780:25) */
+/* 384: AlterEnumStmt.typeName (schema/pg15/deparse.txt:782:25) */
+static const uint8_t contract_kinds_384[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 384: DropSubscriptionStmt.subname (schema/pg15/deparse.txt:782:30) */
-/* 385: CreateStatsStmt.defnames (schema/pg15/deparse.txt:784:26) */
-/* 386: CreateStatsStmt.defnames (schema/pg15/deparse.txt:786:26) */
-static const uint8_t contract_kinds_386[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 387: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:788:28) */
-/* 388: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:790:28) */
+/* 385: AlterEnumStmt.newVal (schema/pg15/deparse.txt:784:23) */
+/* 386: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:786:32) */
+/* 387: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:788:32) */
+/* 388: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:790:32) */
 static const uint8_t contract_kinds_388[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 389: CreateStatsStmt.exprs (schema/pg15/deparse.txt:792:23) */
-/* 390: CreateStatsStmt.exprs (schema/pg15/deparse.txt:794:23) */
-static const uint8_t contract_kinds_390[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xf3,0xfd,0xff,0xff,0xed,0xef,0xdf,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0x5f,0xff,0xff,0xff,0xdd,0xfe,0xfd,0xbf,0x76,
+/* 389: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:792:31) */
+/* 390: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:794:31) */
+/* 391: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:796:31) */
+static const uint8_t contract_kinds_391[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 391: CreateStatsStmt.relations (schema/pg15/deparse.txt:796:27) */
-/* 392: AlterCollationStmt.collname (schema/pg15/deparse.txt:798:29) */
-/* 393: AlterCollationStmt.collname (schema/pg15/deparse.txt:800:29) */
-static const uint8_t contract_kinds_393[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 392: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:798:34) */
+/* 393: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:800:34) */
+/* 394: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:802:34) */
+static const uint8_t contract_kinds_394[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 394: CallStmt.funccall (schema/pg15/deparse.txt:802:19) */
-/* 395: AlterStatsStmt.defnames (schema/pg15/deparse.txt:804:25) */
-/* 396: AlterStatsStmt.defnames (schema/pg15/deparse.txt:806:25) */
+/* 395: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:804:36) */
+/* 396: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:806:36) */
 static const uint8_t contract_kinds_396[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 397: A_Expr.name (schema/pg15/deparse.txt:808:13) */
-/* 398: A_Expr.name (schema/pg15/deparse.txt:810:13) */
+/* 397: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:808:32) */
+/* 398: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:810:32) */
 static const uint8_t contract_kinds_398[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 399: ColumnRef.fields (schema/pg15/deparse.txt:812:18) */
-/* 400: ColumnRef.fields (schema/pg15/deparse.txt:814:18) */
-/* 401: FuncCall.funcname (schema/pg15/deparse.txt:816:19) */
-/* 402: FuncCall.funcname (schema/pg15/deparse.txt:818:19) */
-static const uint8_t contract_kinds_402[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 399: CreateFdwStmt.fdwname (schema/pg15/deparse.txt:812:23) */
+/* 400: CreateFdwStmt.func_options (schema/pg15/deparse.txt:814:28) */
+/* 401: CreateFdwStmt.func_options (schema/pg15/deparse.txt:816:28) */
+static const uint8_t contract_kinds_401[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 403: FuncCall.args (schema/pg15/deparse.txt:820:15) */
-/* 404: FuncCall.agg_order (schema/pg15/deparse.txt:822:20) */
-/* 405: FuncCall.agg_order (schema/pg15/deparse.txt:824:20) */
-static const uint8_t contract_kinds_405[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xfd,0xef,0xff,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x5f,0xff,0xff,0xff,0xff,0xff,0xfd,0xbf,0x76,
+/* 402: CreateFdwStmt.options (schema/pg15/deparse.txt:818:23) */
+/* 403: CreateFdwStmt.options (schema/pg15/deparse.txt:820:23) */
+static const uint8_t contract_kinds_403[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 406: A_Indirection.arg (schema/pg15/deparse.txt:826:19) */
-/* 407: A_Indirection.indirection (schema/pg15/deparse.txt:828:27) */
-/* 408: A_Indirection.indirection (schema/pg15/deparse.txt:830:27) */
-/* 409: ResTarget.indirection (schema/pg15/deparse.txt:832:23) */
-/* 410: TypeCast.arg (schema/pg15/deparse.txt:834:14) */
-/* 411: TypeCast.typeName (schema/pg15/deparse.txt:836:20) */
-/* 412: CollateClause.collname (schema/pg15/deparse.txt:838:24) */
-/* 413: CollateClause.collname (schema/pg15/deparse.txt:840:24) */
-static const uint8_t contract_kinds_413[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 404: AlterFdwStmt.fdwname (schema/pg15/deparse.txt:822:22) */
+/* 405: AlterFdwStmt.func_options (schema/pg15/deparse.txt:824:27) */
+/* 406: AlterFdwStmt.func_options (schema/pg15/deparse.txt:826:27) */
+static const uint8_t contract_kinds_406[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 414: SortBy.useOp (schema/pg15/deparse.txt:842:15) */
-/* 415: SortBy.useOp (schema/pg15/deparse.txt:844:15) */
+/* 407: AlterFdwStmt.options (schema/pg15/deparse.txt:828:22) */
+/* 408: AlterFdwStmt.options (schema/pg15/deparse.txt:830:22) */
+static const uint8_t contract_kinds_408[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 409: CreateForeignServerStmt.servername (schema/pg15/deparse.txt:832:36) */
+/* 410: CreateForeignServerStmt.fdwname (schema/pg15/deparse.txt:834:33) */
+/* 411: CreateForeignServerStmt.options (schema/pg15/deparse.txt:836:33) */
+/* 412: CreateForeignServerStmt.options (schema/pg15/deparse.txt:838:33) */
+static const uint8_t contract_kinds_412[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 413: AlterForeignServerStmt.servername (schema/pg15/deparse.txt:840:35) */
+/* 414: AlterForeignServerStmt.options (schema/pg15/deparse.txt:842:32) */
+/* 415: AlterForeignServerStmt.options (schema/pg15/deparse.txt:844:32) */
 static const uint8_t contract_kinds_415[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 416: WindowDef.orderClause (schema/pg15/deparse.txt:846:24) */
-/* 417: WindowDef.orderClause (schema/pg15/deparse.txt:848:24) */
-static const uint8_t contract_kinds_417[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xfd,0xef,0xff,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x5f,0xff,0xff,0xff,0xff,0xff,0xfd,0xbf,0x76,
-};
-/* 418: RangeSubselect.subquery (schema/pg15/deparse.txt:850:25) */
-/* 419: RangeSubselect.subquery (schema/pg15/deparse.txt:852:25) */
+/* 416: CreateUserMappingStmt.user (schema/pg15/deparse.txt:846:28) */
+/* 417: CreateUserMappingStmt.servername (schema/pg15/deparse.txt:848:34) */
+/* 418: CreateUserMappingStmt.options (schema/pg15/deparse.txt:850:31) */
+/* 419: CreateUserMappingStmt.options (schema/pg15/deparse.txt:852:31) */
 static const uint8_t contract_kinds_419[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 420: RangeFunction.functions (schema/pg15/deparse.txt:854:25) */
-/* 421: RangeFunction.functions (schema/pg15/deparse.txt:856:25) */
-/* 422: RangeFunction.functions (schema/pg15/deparse.txt:858:25) */
-static const uint8_t contract_kinds_422[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
-};
-/* 423: RangeFunction.coldeflist (schema/pg15/deparse.txt:860:26) */
-/* 424: RangeFunction.coldeflist (schema/pg15/deparse.txt:862:26) */
+/* 420: AlterUserMappingStmt.user (schema/pg15/deparse.txt:854:27) */
+/* 421: AlterUserMappingStmt.servername (schema/pg15/deparse.txt:856:33) */
+/* 422: AlterUserMappingStmt.options (schema/pg15/deparse.txt:858:30) */
+/* 423: AlterUserMappingStmt.options (schema/pg15/deparse.txt:860:30) */
+/* 424: AlterUserMappingStmt.options (schema/pg15/deparse.txt:862:30) */
 static const uint8_t contract_kinds_424[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0xa1,0x7d,0x3f,0x14,0x21,0x44,0x0a,0xfc,0x42,0x05,0x91,0x71,0x34,0x04,0xd8,0x00,0x40,0x02,0x21,0x84,0xf6,0xd5,0xfe,0xe0,0x3f,0x70,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 425: RangeTableSample.relation (schema/pg15/deparse.txt:864:27) */
-/* 426: RangeTableSample.relation (schema/pg15/deparse.txt:866:27) */
-static const uint8_t contract_kinds_426[] = { /* the kinds allowed, by tag */
-	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
-};
-/* 427: RangeTableSample.method (schema/pg15/deparse.txt:868:25) */
-/* 428: RangeTableSample.method (schema/pg15/deparse.txt:870:25) */
-static const uint8_t contract_kinds_428[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 429: RangeTableFunc.namespaces (schema/pg15/deparse.txt:872:27) */
-/* 430: RangeTableFunc.namespaces (schema/pg15/deparse.txt:874:27) */
+/* 425: DropUserMappingStmt.user (schema/pg15/deparse.txt:864:26) */
+/* 426: DropUserMappingStmt.servername (schema/pg15/deparse.txt:866:32) */
+/* 427: AlterTableSpaceOptionsStmt.tablespacename (schema/pg15/deparse.txt:868:43) */
+/* 428: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:870:36) */
+/* 429: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:872:36) */
+/* 430: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:874:36) */
 static const uint8_t contract_kinds_430[] = { /* the kinds allowed, by tag */
-	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdf,0xf1,0xef,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x7f,0x88,0xdf,0xff,0x7f,0xfa,0xf1,0xbb,0x36,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 431: RangeTableFunc.columns (schema/pg15/deparse.txt:876:24) */
-/* 432: RangeTableFunc.columns (schema/pg15/deparse.txt:878:24) */
-static const uint8_t contract_kinds_432[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfd,0x77,0xe1,0x7d,0x3f,0x38,0x05,0xec,0x99,0x65,0xd4,0xc3,0xf5,0x7f,0xff,0x99,0xa8,0x6d,0x5a,0x1d,0x76,0x2a,0xf2,0x55,0xfe,0xec,0xbc,0x36,
+/* 431: AlterTableMoveAllStmt.orig_tablespacename (schema/pg15/deparse.txt:876:43) */
+/* 432: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:878:29) */
+/* 433: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:880:29) */
+static const uint8_t contract_kinds_433[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-/* 433: RangeTableFuncCol.colname (schema/pg15/deparse.txt:880:27) */
-/* 434: TypeName.names (schema/pg15/deparse.txt:882:16) */
-/* 435: TypeName.names (schema/pg15/deparse.txt:884:16) */
-static const uint8_t contract_kinds_435[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 434: AlterTableMoveAllStmt.new_tablespacename (schema/pg15/deparse.txt:882:42) */
+/* 435: SecLabelStmt.object (schema/pg15/deparse.txt:884:21) */
+/* 436: SecLabelStmt.object (schema/pg15/deparse.txt:886:21) */
+static const uint8_t contract_kinds_436[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x0d,0xfa,0xe0,0xf8,0x3a,
 };
-/* 436: TypeName.typmods (schema/pg15/deparse.txt:886:18) */
-/* 437: TypeName.arrayBounds (schema/pg15/deparse.txt:888:23) */
-/* 438: ColumnDef.constraints (schema/pg15/deparse.txt:890:23) */
-/* 439: ColumnDef.constraints (schema/pg15/deparse.txt:892:23) */
-static const uint8_t contract_kinds_439[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0xf4,0x25,0xfa,0xe0,0x38,0x30,
+/* 437: CreateForeignTableStmt.base (schema/pg15/deparse.txt:888:34) */
+/* 438: CreateForeignTableStmt.servername (schema/pg15/deparse.txt:890:35) */
+/* 439: CreateForeignTableStmt.options (schema/pg15/deparse.txt:892:32) */
+/* 440: CreateForeignTableStmt.options (schema/pg15/deparse.txt:894:32) */
+static const uint8_t contract_kinds_440[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 440: ColumnDef.fdwoptions (schema/pg15/deparse.txt:894:22) */
-/* 441: ColumnDef.fdwoptions (schema/pg15/deparse.txt:896:22) */
-static const uint8_t contract_kinds_441[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
-};
-/* 442: IndexElem.collation (schema/pg15/deparse.txt:898:21) */
-/* 443: IndexElem.collation (schema/pg15/deparse.txt:900:21) */
-static const uint8_t contract_kinds_443[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 444: IndexElem.opclass (schema/pg15/deparse.txt:902:19) */
-/* 445: IndexElem.opclass (schema/pg15/deparse.txt:904:19) */
+/* 441: ImportForeignSchemaStmt.server_name (schema/pg15/deparse.txt:896:37) */
+/* 442: ImportForeignSchemaStmt.remote_schema (schema/pg15/deparse.txt:898:39) */
+/* 443: ImportForeignSchemaStmt.local_schema (schema/pg15/deparse.txt:900:38) */
+/* 444: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:902:36) */
+/* 445: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:904:36) */
 static const uint8_t contract_kinds_445[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 446: IndexElem.opclassopts (schema/pg15/deparse.txt:906:23) */
-/* 447: IndexElem.opclassopts (schema/pg15/deparse.txt:908:23) */
+/* 446: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:906:33) */
+/* 447: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:908:33) */
 static const uint8_t contract_kinds_447[] = { /* the kinds allowed, by tag */
-	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x68,0xbe,0xf9,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 448: Constraint.keys (schema/pg15/deparse.txt:910:17) */
-/* 449: Constraint.keys (schema/pg15/deparse.txt:912:17) */
-static const uint8_t contract_kinds_449[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 448: CreateExtensionStmt.extname (schema/pg15/deparse.txt:910:29) */
+/* 449: CreateExtensionStmt.options (schema/pg15/deparse.txt:912:29) */
+/* 450: CreateExtensionStmt.options (schema/pg15/deparse.txt:914:29) */
+static const uint8_t contract_kinds_450[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 450: Constraint.exclusions (schema/pg15/deparse.txt:914:23) */
-/* 451: Constraint.exclusions (schema/pg15/deparse.txt:916:23) */
-static const uint8_t contract_kinds_451[] = { /* the kinds allowed, by tag */
+/* 451: AlterExtensionStmt.extname (schema/pg15/deparse.txt:916:28) */
+/* 452: AlterExtensionStmt.options (schema/pg15/deparse.txt:918:28) */
+/* 453: AlterExtensionStmt.options (schema/pg15/deparse.txt:920:28) */
+static const uint8_t contract_kinds_453[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 454: AlterExtensionContentsStmt.extname (schema/pg15/deparse.txt:922:36) */
+/* 455: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:924:35) */
+/* 456: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:926:35) */
+static const uint8_t contract_kinds_456[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x0d,0xfa,0xe0,0x38,0x3a,
+};
+/* 457: CreateEventTrigStmt.trigname (schema/pg15/deparse.txt:928:30) */
+/* 458: CreateEventTrigStmt.eventname (schema/pg15/deparse.txt:930:31) */
+/* 459: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:932:32) */
+/* 460: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:934:32) */
+static const uint8_t contract_kinds_460[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 461: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:936:30) */
+/* 462: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:938:30) */
+/* 463: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:940:30) */
+static const uint8_t contract_kinds_463[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 464: AlterEventTrigStmt.trigname (schema/pg15/deparse.txt:942:29) */
+/* 465: AlterEventTrigStmt.tgenabled (schema/pg15/deparse.txt:944:30) */
+/* 466: RefreshMatViewStmt.relation (schema/pg15/deparse.txt:946:29) */
+/* 467: ReplicaIdentityStmt.identity_type (schema/pg15/deparse.txt:948:35) */
+/* 468: AlterSystemStmt.setstmt (schema/pg15/deparse.txt:950:25) */
+/* 469: CreatePolicyStmt.policy_name (schema/pg15/deparse.txt:952:30) */
+/* 470: CreatePolicyStmt.table (schema/pg15/deparse.txt:954:24) */
+/* 471: CreatePolicyStmt.cmd_name (schema/pg15/deparse.txt:956:27) */
+/* 472: CreatePolicyStmt.roles (schema/pg15/deparse.txt:958:24) */
+/* 473: CreatePolicyStmt.roles (schema/pg15/deparse.txt:960:24) */
+/* 474: CreatePolicyStmt.roles (schema/pg15/deparse.txt:962:24) */
+static const uint8_t contract_kinds_474[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
+};
+/* 475: CreatePolicyStmt.qual (schema/pg15/deparse.txt:964:23) */
+static const uint8_t contract_kinds_475[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 476: CreatePolicyStmt.with_check (schema/pg15/deparse.txt:966:29) */
+static const uint8_t contract_kinds_476[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 477: AlterPolicyStmt.policy_name (schema/pg15/deparse.txt:968:29) */
+/* 478: AlterPolicyStmt.table (schema/pg15/deparse.txt:970:23) */
+/* 479: AlterPolicyStmt.roles (schema/pg15/deparse.txt:972:23) */
+/* 480: AlterPolicyStmt.roles (schema/pg15/deparse.txt:974:23) */
+static const uint8_t contract_kinds_480[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
+};
+/* 481: AlterPolicyStmt.qual (schema/pg15/deparse.txt:976:22) */
+static const uint8_t contract_kinds_481[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 482: AlterPolicyStmt.with_check (schema/pg15/deparse.txt:978:28) */
+static const uint8_t contract_kinds_482[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 483: CreateTransformStmt.type_name (schema/pg15/deparse.txt:980:31) */
+/* 484: CreateTransformStmt.lang (schema/pg15/deparse.txt:982:26) */
+/* 485: CreateAmStmt.amname (schema/pg15/deparse.txt:984:21) */
+/* 486: CreateAmStmt.handler_name (schema/pg15/deparse.txt:986:27) */
+/* 487: CreateAmStmt.handler_name (schema/pg15/deparse.txt:988:27) */
+/* 488: CreateAmStmt.handler_name (schema/pg15/deparse.txt:990:27) */
+static const uint8_t contract_kinds_488[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 489: CreateAmStmt.amtype (schema/pg15/deparse.txt:992:21) */
+/* 490: CreatePublicationStmt.pubname (schema/pg15/deparse.txt:994:31) */
+/* 491: CreatePublicationStmt.options (schema/pg15/deparse.txt:996:31) */
+/* 492: CreatePublicationStmt.options (schema/pg15/deparse.txt:998:31) */
+static const uint8_t contract_kinds_492[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 493: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:1000:34) */
+/* 494: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:1002:34) */
+static const uint8_t contract_kinds_494[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x3c,0x30,
+};
+/* 495: AlterPublicationStmt.pubname (schema/pg15/deparse.txt:1004:30) */
+/* 496: AlterPublicationStmt.options (schema/pg15/deparse.txt:1006:30) */
+/* 497: AlterPublicationStmt.options (schema/pg15/deparse.txt:1008:30) */
+static const uint8_t contract_kinds_497[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 498: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:1010:33) */
+/* 499: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:1012:33) */
+static const uint8_t contract_kinds_499[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x3c,0x30,
+};
+/* 500: CreateSubscriptionStmt.subname (schema/pg15/deparse.txt:1014:32) */
+/* 501: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:1016:36) */
+/* 502: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:1018:36) */
+/* 503: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:1020:36) */
+static const uint8_t contract_kinds_503[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 504: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:1022:32) */
+/* 505: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:1024:32) */
+static const uint8_t contract_kinds_505[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 506: AlterSubscriptionStmt.subname (schema/pg15/deparse.txt:1026:31) */
+/* 507: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:1028:35) */
+/* 508: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:1030:35) */
+static const uint8_t contract_kinds_508[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 509: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:1032:31) */
+/* 510: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:1034:31) */
+static const uint8_t contract_kinds_510[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 511: DropSubscriptionStmt.subname (schema/pg15/deparse.txt:1036:30) */
+/* 512: CreateStatsStmt.defnames (schema/pg15/deparse.txt:1038:26) */
+/* 513: CreateStatsStmt.defnames (schema/pg15/deparse.txt:1040:26) */
+/* 514: CreateStatsStmt.defnames (schema/pg15/deparse.txt:1042:26) */
+static const uint8_t contract_kinds_514[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 515: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:1044:28) */
+/* 516: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:1046:28) */
+static const uint8_t contract_kinds_516[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 517: CreateStatsStmt.exprs (schema/pg15/deparse.txt:1048:23) */
+/* 518: CreateStatsStmt.exprs (schema/pg15/deparse.txt:1050:23) */
+/* 519: CreateStatsStmt.exprs (schema/pg15/deparse.txt:1052:23) */
+static const uint8_t contract_kinds_519[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x83,0xf9,0x3f,0x10,0x09,0x01,0x00,0x00,0x00,0x08,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xfa,0x85,0xfa,0xe0,0x38,0x30,
+};
+/* 520: CreateStatsStmt.relations (schema/pg15/deparse.txt:1054:27) */
+/* 521: CreateStatsStmt.relations (schema/pg15/deparse.txt:1056:27) */
+/* 522: CreateStatsStmt.relations (schema/pg15/deparse.txt:1058:27) */
+static const uint8_t contract_kinds_522[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 523: AlterCollationStmt.collname (schema/pg15/deparse.txt:1060:29) */
+/* 524: AlterCollationStmt.collname (schema/pg15/deparse.txt:1062:29) */
+/* 525: AlterCollationStmt.collname (schema/pg15/deparse.txt:1064:29) */
+static const uint8_t contract_kinds_525[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 526: CallStmt.funccall (schema/pg15/deparse.txt:1066:19) */
+/* 527: AlterStatsStmt.defnames (schema/pg15/deparse.txt:1068:25) */
+/* 528: AlterStatsStmt.defnames (schema/pg15/deparse.txt:1070:25) */
+/* 529: AlterStatsStmt.defnames (schema/pg15/deparse.txt:1072:25) */
+static const uint8_t contract_kinds_529[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 530: A_Expr.name (schema/pg15/deparse.txt:1074:13) */
+/* 531: A_Expr.name (schema/pg15/deparse.txt:1076:13) */
+/* 532: A_Expr.name (schema/pg15/deparse.txt:1078:13) */
+static const uint8_t contract_kinds_532[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 533: A_Expr.lexpr (schema/pg15/deparse.txt:1080:14) */
+static const uint8_t contract_kinds_533[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 534: A_Expr.rexpr (schema/pg15/deparse.txt:1082:14) */
+/* 535: A_Expr.rexpr (schema/pg15/deparse.txt:1084:14) */
+static const uint8_t contract_kinds_535[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xbf,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 536: ColumnRef.fields (schema/pg15/deparse.txt:1086:18) */
+/* 537: ColumnRef.fields (schema/pg15/deparse.txt:1088:18) */
+/* 538: ColumnRef.fields (schema/pg15/deparse.txt:1090:18) */
+static const uint8_t contract_kinds_538[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 539: FuncCall.funcname (schema/pg15/deparse.txt:1092:19) */
+/* 540: FuncCall.funcname (schema/pg15/deparse.txt:1094:19) */
+/* 541: FuncCall.funcname (schema/pg15/deparse.txt:1096:19) */
+static const uint8_t contract_kinds_541[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 542: FuncCall.args (schema/pg15/deparse.txt:1098:15) */
+/* 543: FuncCall.args (schema/pg15/deparse.txt:1100:15) */
+static const uint8_t contract_kinds_543[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 544: FuncCall.agg_order (schema/pg15/deparse.txt:1102:20) */
+/* 545: FuncCall.agg_order (schema/pg15/deparse.txt:1104:20) */
+static const uint8_t contract_kinds_545[] = { /* the kinds allowed, by tag */
+	0xfa,0xf7,0xfd,0x67,0x91,0x7d,0xff,0xb3,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5d,0x8c,0xef,0xf7,0x5d,0xfa,0xfd,0xbf,0x36,
+};
+/* 546: FuncCall.agg_filter (schema/pg15/deparse.txt:1106:21) */
+static const uint8_t contract_kinds_546[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 547: A_Indices.lidx (schema/pg15/deparse.txt:1108:16) */
+static const uint8_t contract_kinds_547[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 548: A_Indices.uidx (schema/pg15/deparse.txt:1110:16) */
+static const uint8_t contract_kinds_548[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 549: A_Indirection.arg (schema/pg15/deparse.txt:1112:19) */
+/* 550: A_Indirection.arg (schema/pg15/deparse.txt:1114:19) */
+static const uint8_t contract_kinds_550[] = { /* the kinds allowed, by tag */
+	0x7e,0xff,0xfe,0xf7,0x81,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0xff,0xff,0xff,0xfb,0xff,0xff,0x3f,
+};
+/* 551: A_Indirection.arg (schema/pg15/deparse.txt:1116:19) */
+static const uint8_t contract_kinds_551[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 552: A_Indirection.indirection (schema/pg15/deparse.txt:1118:27) */
+/* 553: A_Indirection.indirection (schema/pg15/deparse.txt:1120:27) */
+/* 554: A_Indirection.indirection (schema/pg15/deparse.txt:1122:27) */
+static const uint8_t contract_kinds_554[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 555: A_ArrayExpr.elements (schema/pg15/deparse.txt:1124:22) */
+/* 556: A_ArrayExpr.elements (schema/pg15/deparse.txt:1126:22) */
+static const uint8_t contract_kinds_556[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 557: ResTarget.indirection (schema/pg15/deparse.txt:1128:23) */
+/* 558: ResTarget.indirection (schema/pg15/deparse.txt:1130:23) */
+static const uint8_t contract_kinds_558[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 559: ResTarget.val (schema/pg15/deparse.txt:1132:15) */
+static const uint8_t contract_kinds_559[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 560: MultiAssignRef.source (schema/pg15/deparse.txt:1134:23) */
+/* 561: MultiAssignRef.source (schema/pg15/deparse.txt:1136:23) */
+static const uint8_t contract_kinds_561[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 562: TypeCast.arg (schema/pg15/deparse.txt:1138:14) */
+/* 563: TypeCast.arg (schema/pg15/deparse.txt:1140:14) */
+static const uint8_t contract_kinds_563[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xfe,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 564: TypeCast.typeName (schema/pg15/deparse.txt:1142:20) */
+/* 565: CollateClause.arg (schema/pg15/deparse.txt:1144:19) */
+static const uint8_t contract_kinds_565[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xfe,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 566: CollateClause.collname (schema/pg15/deparse.txt:1146:24) */
+/* 567: CollateClause.collname (schema/pg15/deparse.txt:1148:24) */
+/* 568: CollateClause.collname (schema/pg15/deparse.txt:1150:24) */
+static const uint8_t contract_kinds_568[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 569: SortBy.node (schema/pg15/deparse.txt:1152:13) */
+/* 570: SortBy.node (schema/pg15/deparse.txt:1154:13) */
+static const uint8_t contract_kinds_570[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 571: SortBy.useOp (schema/pg15/deparse.txt:1156:15) */
+/* 572: SortBy.useOp (schema/pg15/deparse.txt:1158:15) */
+static const uint8_t contract_kinds_572[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 573: WindowDef.partitionClause (schema/pg15/deparse.txt:1160:28) */
+/* 574: WindowDef.partitionClause (schema/pg15/deparse.txt:1162:28) */
+static const uint8_t contract_kinds_574[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 575: WindowDef.orderClause (schema/pg15/deparse.txt:1164:24) */
+/* 576: WindowDef.orderClause (schema/pg15/deparse.txt:1166:24) */
+static const uint8_t contract_kinds_576[] = { /* the kinds allowed, by tag */
+	0xfa,0xf7,0xfd,0x67,0x91,0x7d,0xff,0xb3,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5d,0x8c,0xef,0xf7,0x5d,0xfa,0xfd,0xbf,0x36,
+};
+/* 577: WindowDef.startOffset (schema/pg15/deparse.txt:1168:24) */
+static const uint8_t contract_kinds_577[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 578: WindowDef.endOffset (schema/pg15/deparse.txt:1170:22) */
+static const uint8_t contract_kinds_578[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 579: RangeSubselect.subquery (schema/pg15/deparse.txt:1172:25) */
+/* 580: RangeSubselect.subquery (schema/pg15/deparse.txt:1174:25) */
+static const uint8_t contract_kinds_580[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 581: RangeSubselect.alias (schema/pg15/deparse.txt:1176:22) */
+/* 582: RangeFunction.functions (schema/pg15/deparse.txt:1178:25) */
+/* 583: RangeFunction.functions (schema/pg15/deparse.txt:1180:25) */
+/* 584: RangeFunction.functions (schema/pg15/deparse.txt:1182:25) */
+static const uint8_t contract_kinds_584[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 452: Constraint.options (schema/pg15/deparse.txt:918:20) */
-/* 453: Constraint.options (schema/pg15/deparse.txt:920:20) */
-static const uint8_t contract_kinds_453[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
+/* 585: RangeFunction.coldeflist (schema/pg15/deparse.txt:1184:26) */
+/* 586: RangeFunction.coldeflist (schema/pg15/deparse.txt:1186:26) */
+static const uint8_t contract_kinds_586[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0xa1,0x7d,0x3f,0x10,0x21,0x44,0x0a,0xfc,0x42,0x05,0x91,0x71,0x34,0x04,0xc8,0x00,0x40,0x02,0x21,0x84,0xf2,0xd5,0xfe,0xe0,0x3f,0x70,
 };
-/* 454: Constraint.fk_attrs (schema/pg15/deparse.txt:922:21) */
-/* 455: Constraint.fk_attrs (schema/pg15/deparse.txt:924:21) */
-static const uint8_t contract_kinds_455[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 587: RangeTableSample.relation (schema/pg15/deparse.txt:1188:27) */
+/* 588: RangeTableSample.relation (schema/pg15/deparse.txt:1190:27) */
+static const uint8_t contract_kinds_588[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 456: Constraint.pk_attrs (schema/pg15/deparse.txt:926:21) */
-/* 457: Constraint.pk_attrs (schema/pg15/deparse.txt:928:21) */
-static const uint8_t contract_kinds_457[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 589: RangeTableSample.method (schema/pg15/deparse.txt:1192:25) */
+/* 590: RangeTableSample.method (schema/pg15/deparse.txt:1194:25) */
+/* 591: RangeTableSample.method (schema/pg15/deparse.txt:1196:25) */
+static const uint8_t contract_kinds_591[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 458: DefElem.defname (schema/pg15/deparse.txt:930:17) */
-/* 459: DefElem.arg (schema/pg15/deparse.txt:932:13) */
-static const uint8_t contract_kinds_459[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfc,0x77,0xe1,0x7d,0xff,0x3b,0xc5,0x66,0x9d,0xef,0xb7,0xe3,0xfd,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xfd,0xf3,0x5d,0xfe,0xfd,0xfb,0x7f,
+/* 592: RangeTableSample.args (schema/pg15/deparse.txt:1198:23) */
+/* 593: RangeTableSample.args (schema/pg15/deparse.txt:1200:23) */
+/* 594: RangeTableSample.args (schema/pg15/deparse.txt:1202:23) */
+static const uint8_t contract_kinds_594[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 460: DefElem.arg (schema/pg15/deparse.txt:934:13) */
-static const uint8_t contract_kinds_460[] = { /* the kinds allowed, by tag */
+/* 595: RangeTableSample.repeatable (schema/pg15/deparse.txt:1204:29) */
+static const uint8_t contract_kinds_595[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 596: RangeTableFunc.docexpr (schema/pg15/deparse.txt:1206:24) */
+/* 597: RangeTableFunc.docexpr (schema/pg15/deparse.txt:1208:24) */
+static const uint8_t contract_kinds_597[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xfe,0xff,0x9f,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x9f,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 598: RangeTableFunc.rowexpr (schema/pg15/deparse.txt:1210:24) */
+/* 599: RangeTableFunc.rowexpr (schema/pg15/deparse.txt:1212:24) */
+static const uint8_t contract_kinds_599[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 600: RangeTableFunc.namespaces (schema/pg15/deparse.txt:1214:27) */
+/* 601: RangeTableFunc.namespaces (schema/pg15/deparse.txt:1216:27) */
+static const uint8_t contract_kinds_601[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x6f,0x8d,0xf9,0x3f,0x18,0x11,0xe0,0xb1,0x01,0x14,0x80,0xb7,0xff,0xff,0x99,0x28,0x79,0x98,0x31,0x08,0x18,0xf0,0x05,0xfa,0xe0,0xb8,0x36,
+};
+/* 602: RangeTableFunc.columns (schema/pg15/deparse.txt:1218:24) */
+/* 603: RangeTableFunc.columns (schema/pg15/deparse.txt:1220:24) */
+/* 604: RangeTableFunc.columns (schema/pg15/deparse.txt:1222:24) */
+static const uint8_t contract_kinds_604[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 605: RangeTableFuncCol.colname (schema/pg15/deparse.txt:1224:27) */
+/* 606: RangeTableFuncCol.colexpr (schema/pg15/deparse.txt:1226:27) */
+static const uint8_t contract_kinds_606[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xfe,0xff,0x9f,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 607: RangeTableFuncCol.coldefexpr (schema/pg15/deparse.txt:1228:30) */
+static const uint8_t contract_kinds_607[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xfe,0xff,0x9f,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 608: TypeName.names (schema/pg15/deparse.txt:1230:16) */
+/* 609: TypeName.names (schema/pg15/deparse.txt:1232:16) */
+/* 610: TypeName.names (schema/pg15/deparse.txt:1234:16) */
+static const uint8_t contract_kinds_610[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 611: TypeName.typmods (schema/pg15/deparse.txt:1236:18) */
+/* 612: TypeName.typmods (schema/pg15/deparse.txt:1238:18) */
+static const uint8_t contract_kinds_612[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x70,
+};
+/* 613: TypeName.arrayBounds (schema/pg15/deparse.txt:1240:23) */
+/* 614: TypeName.arrayBounds (schema/pg15/deparse.txt:1242:23) */
+static const uint8_t contract_kinds_614[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x78,0x30,
+};
+/* 615: ColumnDef.raw_default (schema/pg15/deparse.txt:1244:23) */
+static const uint8_t contract_kinds_615[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 616: ColumnDef.constraints (schema/pg15/deparse.txt:1246:23) */
+/* 617: ColumnDef.constraints (schema/pg15/deparse.txt:1248:23) */
+static const uint8_t contract_kinds_617[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x25,0xfa,0xe0,0x38,0x30,
+};
+/* 618: ColumnDef.fdwoptions (schema/pg15/deparse.txt:1250:22) */
+/* 619: ColumnDef.fdwoptions (schema/pg15/deparse.txt:1252:22) */
+static const uint8_t contract_kinds_619[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 620: IndexElem.expr (schema/pg15/deparse.txt:1254:16) */
+static const uint8_t contract_kinds_620[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 621: IndexElem.collation (schema/pg15/deparse.txt:1256:21) */
+/* 622: IndexElem.collation (schema/pg15/deparse.txt:1258:21) */
+static const uint8_t contract_kinds_622[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 623: IndexElem.opclass (schema/pg15/deparse.txt:1260:19) */
+/* 624: IndexElem.opclass (schema/pg15/deparse.txt:1262:19) */
+static const uint8_t contract_kinds_624[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 625: IndexElem.opclassopts (schema/pg15/deparse.txt:1264:23) */
+/* 626: IndexElem.opclassopts (schema/pg15/deparse.txt:1266:23) */
+static const uint8_t contract_kinds_626[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 627: StatsElem.expr (schema/pg15/deparse.txt:1268:16) */
+static const uint8_t contract_kinds_627[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 628: Constraint.raw_expr (schema/pg15/deparse.txt:1270:21) */
+static const uint8_t contract_kinds_628[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 629: Constraint.raw_expr (schema/pg15/deparse.txt:1272:21) */
+static const uint8_t contract_kinds_629[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x3f,
+};
+/* 630: Constraint.keys (schema/pg15/deparse.txt:1274:17) */
+/* 631: Constraint.keys (schema/pg15/deparse.txt:1276:17) */
+static const uint8_t contract_kinds_631[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 632: Constraint.exclusions (schema/pg15/deparse.txt:1278:23) */
+/* 633: Constraint.exclusions (schema/pg15/deparse.txt:1280:23) */
+static const uint8_t contract_kinds_633[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
+};
+/* 634: Constraint.options (schema/pg15/deparse.txt:1282:20) */
+/* 635: Constraint.options (schema/pg15/deparse.txt:1284:20) */
+static const uint8_t contract_kinds_635[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 636: Constraint.fk_attrs (schema/pg15/deparse.txt:1286:21) */
+/* 637: Constraint.fk_attrs (schema/pg15/deparse.txt:1288:21) */
+static const uint8_t contract_kinds_637[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 638: Constraint.pk_attrs (schema/pg15/deparse.txt:1290:21) */
+/* 639: Constraint.pk_attrs (schema/pg15/deparse.txt:1292:21) */
+static const uint8_t contract_kinds_639[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 640: DefElem.defname (schema/pg15/deparse.txt:1294:17) */
+/* 641: DefElem.arg (schema/pg15/deparse.txt:1296:13) */
+static const uint8_t contract_kinds_641[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0xf0,0x05,0xfa,0xe0,0xf8,0x7b,
+};
+/* 642: DefElem.arg (schema/pg15/deparse.txt:1298:13) */
+static const uint8_t contract_kinds_642[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 461: ObjectWithArgs.objname (schema/pg15/deparse.txt:936:24) */
-/* 462: ObjectWithArgs.objname (schema/pg15/deparse.txt:938:24) */
-static const uint8_t contract_kinds_462[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 643: GroupingSet.content (schema/pg15/deparse.txt:1300:21) */
+/* 644: GroupingSet.content (schema/pg15/deparse.txt:1302:21) */
+static const uint8_t contract_kinds_644[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 463: ObjectWithArgs.objargs (schema/pg15/deparse.txt:940:24) */
-static const uint8_t contract_kinds_463[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0xff,0x55,0xe1,0x43,0x84,0x90,0x03,0x08,0x00,0x80,0x00,0x00,0x11,0x08,0x80,0x42,0x00,0x50,0xf4,0x25,0xfa,0xe0,0x3b,0x30,
+/* 645: ObjectWithArgs.objname (schema/pg15/deparse.txt:1304:24) */
+/* 646: ObjectWithArgs.objname (schema/pg15/deparse.txt:1306:24) */
+/* 647: ObjectWithArgs.objname (schema/pg15/deparse.txt:1308:24) */
+static const uint8_t contract_kinds_647[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 464: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:942:28) */
-/* 465: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:944:28) */
-static const uint8_t contract_kinds_465[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0xff,0xd5,0xe1,0xc3,0x84,0xb0,0x03,0x08,0x00,0x80,0x1f,0x00,0x17,0x08,0x80,0x4e,0x00,0x50,0xf0,0xe5,0xfb,0xe0,0x3b,0x30,
+/* 648: ObjectWithArgs.objargs (schema/pg15/deparse.txt:1310:24) */
+static const uint8_t contract_kinds_648[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 466: AccessPriv.cols (schema/pg15/deparse.txt:946:17) */
-/* 467: AccessPriv.cols (schema/pg15/deparse.txt:948:17) */
-static const uint8_t contract_kinds_467[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 649: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1312:28) */
+/* 650: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1314:28) */
+static const uint8_t contract_kinds_650[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x85,0xfa,0xe0,0x38,0x30,
 };
-/* 468: CreateOpClassItem.order_family (schema/pg15/deparse.txt:950:32) */
-/* 469: CreateOpClassItem.order_family (schema/pg15/deparse.txt:952:32) */
-static const uint8_t contract_kinds_469[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 651: AccessPriv.cols (schema/pg15/deparse.txt:1316:17) */
+/* 652: AccessPriv.cols (schema/pg15/deparse.txt:1318:17) */
+static const uint8_t contract_kinds_652[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 470: CreateOpClassItem.class_args (schema/pg15/deparse.txt:954:30) */
-/* 471: CreateOpClassItem.class_args (schema/pg15/deparse.txt:956:30) */
-static const uint8_t contract_kinds_471[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0xff,0x55,0xe1,0x43,0x84,0x90,0x03,0x08,0x00,0x80,0x00,0x00,0x11,0x08,0x80,0x42,0x00,0x50,0xf0,0x25,0xfa,0xe0,0x3b,0x30,
+/* 653: CreateOpClassItem.order_family (schema/pg15/deparse.txt:1320:32) */
+/* 654: CreateOpClassItem.order_family (schema/pg15/deparse.txt:1322:32) */
+static const uint8_t contract_kinds_654[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 472: TableLikeClause.relation (schema/pg15/deparse.txt:958:26) */
-/* 473: FunctionParameter.argType (schema/pg15/deparse.txt:960:28) */
-/* 474: LockingClause.lockedRels (schema/pg15/deparse.txt:962:27) */
-/* 475: LockingClause.lockedRels (schema/pg15/deparse.txt:964:27) */
-static const uint8_t contract_kinds_475[] = { /* the kinds allowed, by tag */
-	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+/* 655: CreateOpClassItem.class_args (schema/pg15/deparse.txt:1324:30) */
+/* 656: CreateOpClassItem.class_args (schema/pg15/deparse.txt:1326:30) */
+static const uint8_t contract_kinds_656[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 476: XmlSerialize.typeName (schema/pg15/deparse.txt:966:24) */
-/* 477: WithClause.ctes (schema/pg15/deparse.txt:968:17) */
-/* 478: WithClause.ctes (schema/pg15/deparse.txt:970:17) */
-static const uint8_t contract_kinds_478[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe1,0x38,0x30,
+/* 657: TableLikeClause.relation (schema/pg15/deparse.txt:1328:26) */
+/* 658: FunctionParameter.argType (schema/pg15/deparse.txt:1330:28) */
+/* 659: FunctionParameter.defexpr (schema/pg15/deparse.txt:1332:27) */
+static const uint8_t contract_kinds_659[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 479: InferClause.indexElems (schema/pg15/deparse.txt:972:25) */
-/* 480: InferClause.indexElems (schema/pg15/deparse.txt:974:25) */
-static const uint8_t contract_kinds_480[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x93,0xf9,0xff,0xd5,0xcd,0x61,0x80,0x00,0x20,0x08,0x06,0x80,0x00,0x00,0x30,0x80,0x01,0x40,0x00,0x30,0xfd,0x85,0xfa,0xe1,0x38,0x30,
+/* 660: FunctionParameter.defexpr (schema/pg15/deparse.txt:1334:27) */
+static const uint8_t contract_kinds_660[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x3f,
 };
-/* 481: OnConflictClause.targetList (schema/pg15/deparse.txt:976:30) */
-/* 482: OnConflictClause.targetList (schema/pg15/deparse.txt:978:30) */
-static const uint8_t contract_kinds_482[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x12,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x08,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+/* 661: LockingClause.lockedRels (schema/pg15/deparse.txt:1336:27) */
+/* 662: LockingClause.lockedRels (schema/pg15/deparse.txt:1338:27) */
+static const uint8_t contract_kinds_662[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 483: CTESearchClause.search_col_list (schema/pg15/deparse.txt:980:33) */
-/* 484: CTESearchClause.search_col_list (schema/pg15/deparse.txt:982:33) */
-static const uint8_t contract_kinds_484[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 663: LockingClause.lockedRels (schema/pg15/deparse.txt:1340:27) */
+static const uint8_t contract_kinds_663[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 485: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:984:35) */
-/* 486: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:986:31) */
-/* 487: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:988:31) */
-static const uint8_t contract_kinds_487[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 664: XmlSerialize.expr (schema/pg15/deparse.txt:1342:19) */
+/* 665: XmlSerialize.expr (schema/pg15/deparse.txt:1344:19) */
+static const uint8_t contract_kinds_665[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 488: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:990:34) */
-/* 489: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:992:34) */
-/* 490: CommonTableExpr.ctename (schema/pg15/deparse.txt:994:25) */
-/* 491: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:996:31) */
-/* 492: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:998:31) */
-static const uint8_t contract_kinds_492[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 666: XmlSerialize.typeName (schema/pg15/deparse.txt:1346:24) */
+/* 667: WithClause.ctes (schema/pg15/deparse.txt:1348:17) */
+/* 668: WithClause.ctes (schema/pg15/deparse.txt:1350:17) */
+/* 669: WithClause.ctes (schema/pg15/deparse.txt:1352:17) */
+static const uint8_t contract_kinds_669[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe1,0x38,0x30,
 };
-/* 493: CommonTableExpr.ctequery (schema/pg15/deparse.txt:1000:26) */
-/* 494: MergeWhenClause.targetList (schema/pg15/deparse.txt:1002:29) */
-/* 495: MergeWhenClause.targetList (schema/pg15/deparse.txt:1004:29) */
-static const uint8_t contract_kinds_495[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x12,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x08,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+/* 670: InferClause.indexElems (schema/pg15/deparse.txt:1354:25) */
+/* 671: InferClause.indexElems (schema/pg15/deparse.txt:1356:25) */
+static const uint8_t contract_kinds_671[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x83,0xf9,0x3f,0x10,0x09,0x01,0x00,0x00,0x00,0x08,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf9,0x85,0xfa,0xe0,0x38,0x30,
 };
-/* 496: TriggerTransition.name (schema/pg15/deparse.txt:1006:24) */
-/* 497: PartitionElem.collation (schema/pg15/deparse.txt:1008:25) */
-/* 498: PartitionElem.collation (schema/pg15/deparse.txt:1010:25) */
-static const uint8_t contract_kinds_498[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 672: InferClause.whereClause (schema/pg15/deparse.txt:1358:26) */
+static const uint8_t contract_kinds_672[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 499: PartitionElem.opclass (schema/pg15/deparse.txt:1012:23) */
-/* 500: PartitionElem.opclass (schema/pg15/deparse.txt:1014:23) */
-static const uint8_t contract_kinds_500[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 673: OnConflictClause.targetList (schema/pg15/deparse.txt:1360:30) */
+/* 674: OnConflictClause.targetList (schema/pg15/deparse.txt:1362:30) */
+static const uint8_t contract_kinds_674[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x00,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 501: PartitionSpec.strategy (schema/pg15/deparse.txt:1016:24) */
-/* 502: PartitionSpec.partParams (schema/pg15/deparse.txt:1018:27) */
-/* 503: PartitionSpec.partParams (schema/pg15/deparse.txt:1020:27) */
-static const uint8_t contract_kinds_503[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfe,0x6f,0x93,0xf9,0xff,0xd5,0xc9,0x41,0xc0,0x02,0x30,0x28,0x02,0xa0,0x00,0x42,0x10,0x82,0x31,0x40,0x00,0x01,0xfd,0x8d,0xfa,0xf1,0x38,0x30,
+/* 675: OnConflictClause.whereClause (schema/pg15/deparse.txt:1364:31) */
+static const uint8_t contract_kinds_675[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 504: PartitionCmd.name (schema/pg15/deparse.txt:1022:19) */
-/* 505: VacuumRelation.relation (schema/pg15/deparse.txt:1024:25) */
-/* 506: VacuumRelation.va_cols (schema/pg15/deparse.txt:1026:24) */
-/* 507: VacuumRelation.va_cols (schema/pg15/deparse.txt:1028:24) */
-static const uint8_t contract_kinds_507[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 676: CTESearchClause.search_col_list (schema/pg15/deparse.txt:1366:33) */
+/* 677: CTESearchClause.search_col_list (schema/pg15/deparse.txt:1368:33) */
+/* 678: CTESearchClause.search_col_list (schema/pg15/deparse.txt:1370:33) */
+static const uint8_t contract_kinds_678[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-/* 508: PublicationTable.relation (schema/pg15/deparse.txt:1030:27) */
-/* 509: PublicationTable.columns (schema/pg15/deparse.txt:1032:26) */
-/* 510: PublicationTable.columns (schema/pg15/deparse.txt:1034:26) */
-static const uint8_t contract_kinds_510[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+/* 679: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:1372:35) */
+/* 680: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1374:31) */
+/* 681: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1376:31) */
+/* 682: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1378:31) */
+static const uint8_t contract_kinds_682[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 683: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:1380:34) */
+/* 684: CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:1382:33) */
+/* 685: CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:1384:33) */
+static const uint8_t contract_kinds_685[] = { /* the kinds allowed, by tag */
+	0x7e,0xff,0xfc,0x77,0x81,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x87,0x99,0xff,0xff,0xff,0xfb,0xff,0xff,0x7f,
+};
+/* 686: CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:1386:35) */
+/* 687: CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:1388:35) */
+static const uint8_t contract_kinds_687[] = { /* the kinds allowed, by tag */
+	0x7e,0xff,0xfc,0x77,0x81,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x87,0x99,0xff,0xff,0xff,0xfb,0xff,0xff,0x7f,
+};
+/* 688: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:1390:34) */
+/* 689: CommonTableExpr.ctename (schema/pg15/deparse.txt:1392:25) */
+/* 690: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1394:31) */
+/* 691: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1396:31) */
+static const uint8_t contract_kinds_691[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 692: CommonTableExpr.ctequery (schema/pg15/deparse.txt:1398:26) */
+/* 693: CommonTableExpr.ctequery (schema/pg15/deparse.txt:1400:26) */
+static const uint8_t contract_kinds_693[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x17,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 694: MergeWhenClause.condition (schema/pg15/deparse.txt:1402:27) */
+static const uint8_t contract_kinds_694[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 695: MergeWhenClause.targetList (schema/pg15/deparse.txt:1404:29) */
+/* 696: MergeWhenClause.targetList (schema/pg15/deparse.txt:1406:29) */
+static const uint8_t contract_kinds_696[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x00,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 697: MergeWhenClause.values (schema/pg15/deparse.txt:1408:24) */
+/* 698: MergeWhenClause.values (schema/pg15/deparse.txt:1410:24) */
+static const uint8_t contract_kinds_698[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 699: TriggerTransition.name (schema/pg15/deparse.txt:1412:24) */
+/* 700: PartitionElem.expr (schema/pg15/deparse.txt:1414:20) */
+static const uint8_t contract_kinds_700[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 701: PartitionElem.collation (schema/pg15/deparse.txt:1416:25) */
+/* 702: PartitionElem.collation (schema/pg15/deparse.txt:1418:25) */
+static const uint8_t contract_kinds_702[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 703: PartitionElem.opclass (schema/pg15/deparse.txt:1420:23) */
+/* 704: PartitionElem.opclass (schema/pg15/deparse.txt:1422:23) */
+static const uint8_t contract_kinds_704[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 705: PartitionSpec.strategy (schema/pg15/deparse.txt:1424:24) */
+/* 706: PartitionSpec.partParams (schema/pg15/deparse.txt:1426:27) */
+/* 707: PartitionSpec.partParams (schema/pg15/deparse.txt:1428:27) */
+/* 708: PartitionSpec.partParams (schema/pg15/deparse.txt:1430:27) */
+static const uint8_t contract_kinds_708[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x83,0xf9,0x3f,0x10,0x09,0x01,0x00,0x00,0x00,0x08,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x85,0xfa,0xf0,0x38,0x30,
+};
+/* 709: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:1432:31) */
+/* 710: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:1434:31) */
+static const uint8_t contract_kinds_710[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 711: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:1436:32) */
+/* 712: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:1438:32) */
+static const uint8_t contract_kinds_712[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 713: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:1440:32) */
+/* 714: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:1442:32) */
+static const uint8_t contract_kinds_714[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 715: PartitionCmd.name (schema/pg15/deparse.txt:1444:19) */
+/* 716: PartitionCmd.bound (schema/pg15/deparse.txt:1446:20) */
+/* 717: VacuumRelation.relation (schema/pg15/deparse.txt:1448:25) */
+/* 718: VacuumRelation.va_cols (schema/pg15/deparse.txt:1450:24) */
+/* 719: VacuumRelation.va_cols (schema/pg15/deparse.txt:1452:24) */
+static const uint8_t contract_kinds_719[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
+};
+/* 720: PublicationTable.relation (schema/pg15/deparse.txt:1454:27) */
+/* 721: PublicationTable.whereClause (schema/pg15/deparse.txt:1456:31) */
+static const uint8_t contract_kinds_721[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 722: PublicationTable.columns (schema/pg15/deparse.txt:1458:26) */
+/* 723: PublicationTable.columns (schema/pg15/deparse.txt:1460:26) */
+static const uint8_t contract_kinds_723[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
 /* ---- End rule operands ---- */
 
 /* The rules, by message (pgbind_message_descs order): message, field, cell, from, not_in, parents,
  * conditions, nonnull, nonempty, min_cells, kinds allowed (bitmap), location. */
 static const ContractRule contract_rules[] = {
-	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 0, ), CONTRACT_LIST(conditions, 0, ), false, true, 0, CONTRACT_LIST(kinds, 0, ), "schema/pg15/deparse.txt:14:12"},
-	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 1, ), CONTRACT_LIST(conditions, 1, ), false, false, 0, CONTRACT_LIST(kinds, 1, 1), "schema/pg15/deparse.txt:16:12"},
-	{ 11, 0, -1, false, false, CONTRACT_LIST(parents, 2, ), CONTRACT_LIST(conditions, 2, ), true, false, 0, CONTRACT_LIST(kinds, 2, ), "schema/pg15/deparse.txt:18:17"},
-	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 3, ), CONTRACT_LIST(conditions, 3, ), true, false, 0, CONTRACT_LIST(kinds, 3, ), "schema/pg15/deparse.txt:20:16"},
-	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 4, ), CONTRACT_LIST(conditions, 4, ), false, false, 0, CONTRACT_LIST(kinds, 4, 1), "schema/pg15/deparse.txt:22:16"},
-	{ 12, 2, -1, false, false, CONTRACT_LIST(parents, 5, ), CONTRACT_LIST(conditions, 5, ), true, false, 0, CONTRACT_LIST(kinds, 5, ), "schema/pg15/deparse.txt:24:18"},
-	{ 21, 2, -1, false, false, CONTRACT_LIST(parents, 6, ), CONTRACT_LIST(conditions, 6, ), true, false, 0, CONTRACT_LIST(kinds, 6, ), "schema/pg15/deparse.txt:26:19"},
-	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 7, ), CONTRACT_LIST(conditions, 7, ), true, false, 0, CONTRACT_LIST(kinds, 7, ), "schema/pg15/deparse.txt:28:15"},
-	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 8, ), CONTRACT_LIST(conditions, 8, ), false, true, 0, CONTRACT_LIST(kinds, 8, ), "schema/pg15/deparse.txt:30:15"},
-	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 9, ), CONTRACT_LIST(conditions, 9, ), true, false, 0, CONTRACT_LIST(kinds, 9, ), "schema/pg15/deparse.txt:32:19"},
-	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 10, ), CONTRACT_LIST(conditions, 10, ), false, false, 0, CONTRACT_LIST(kinds, 10, 1), "schema/pg15/deparse.txt:34:19"},
-	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 11, ), CONTRACT_LIST(conditions, 11, ), true, false, 0, CONTRACT_LIST(kinds, 11, ), "schema/pg15/deparse.txt:36:19"},
-	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 12, ), CONTRACT_LIST(conditions, 12, ), false, false, 0, CONTRACT_LIST(kinds, 12, 1), "schema/pg15/deparse.txt:38:19"},
-	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 13, ), CONTRACT_LIST(conditions, 13, ), true, false, 0, CONTRACT_LIST(kinds, 13, ), "schema/pg15/deparse.txt:40:15"},
-	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 14, ), CONTRACT_LIST(conditions, 14, ), false, false, 0, CONTRACT_LIST(kinds, 14, 1), "schema/pg15/deparse.txt:42:15"},
-	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 15, ), CONTRACT_LIST(conditions, 15, ), true, false, 0, CONTRACT_LIST(kinds, 15, ), "schema/pg15/deparse.txt:44:20"},
-	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 16, ), CONTRACT_LIST(conditions, 16, ), false, false, 0, CONTRACT_LIST(kinds, 16, 1), "schema/pg15/deparse.txt:46:20"},
-	{ 52, 2, -1, false, false, CONTRACT_LIST(parents, 17, ), CONTRACT_LIST(conditions, 17, ), true, false, 0, CONTRACT_LIST(kinds, 17, ), "schema/pg15/deparse.txt:48:27"},
-	{ 57, 2, -1, false, false, CONTRACT_LIST(parents, 18, ), CONTRACT_LIST(conditions, 18, ), true, false, 0, CONTRACT_LIST(kinds, 18, ), "schema/pg15/deparse.txt:50:15"},
-	{ 57, 3, -1, false, false, CONTRACT_LIST(parents, 19, ), CONTRACT_LIST(conditions, 19, ), true, false, 0, CONTRACT_LIST(kinds, 19, ), "schema/pg15/deparse.txt:52:15"},
-	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 20, ), CONTRACT_LIST(conditions, 20, ), true, false, 0, CONTRACT_LIST(kinds, 20, ), "schema/pg15/deparse.txt:54:23"},
-	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 21, ), CONTRACT_LIST(conditions, 21, ), false, false, 0, CONTRACT_LIST(kinds, 21, 1), "schema/pg15/deparse.txt:56:23"},
-	{ 60, 0, -1, false, false, CONTRACT_LIST(parents, 22, ), CONTRACT_LIST(conditions, 22, ), true, false, 0, CONTRACT_LIST(kinds, 22, ), "schema/pg15/deparse.txt:58:16"},
-	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 23, ), CONTRACT_LIST(conditions, 23, ), true, false, 0, CONTRACT_LIST(kinds, 23, ), "schema/pg15/deparse.txt:60:22"},
-	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 24, ), CONTRACT_LIST(conditions, 24, ), false, false, 0, CONTRACT_LIST(kinds, 24, 1), "schema/pg15/deparse.txt:62:22"},
-	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 25, ), CONTRACT_LIST(conditions, 25, ), true, false, 0, CONTRACT_LIST(kinds, 25, ), "schema/pg15/deparse.txt:64:20"},
-	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 26, ), CONTRACT_LIST(conditions, 26, ), false, false, 0, CONTRACT_LIST(kinds, 26, 1), "schema/pg15/deparse.txt:66:20"},
-	{ 64, 0, -1, false, false, CONTRACT_LIST(parents, 27, ), CONTRACT_LIST(conditions, 27, ), true, false, 0, CONTRACT_LIST(kinds, 27, ), "schema/pg15/deparse.txt:68:21"},
-	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 28, ), CONTRACT_LIST(conditions, 28, ), true, false, 0, CONTRACT_LIST(kinds, 28, ), "schema/pg15/deparse.txt:70:17"},
-	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 29, ), CONTRACT_LIST(conditions, 29, ), false, false, 0, CONTRACT_LIST(kinds, 29, 1), "schema/pg15/deparse.txt:72:17"},
-	{ 64, 2, -1, false, false, CONTRACT_LIST(parents, 30, ), CONTRACT_LIST(conditions, 30, ), false, false, 0, CONTRACT_LIST(kinds, 30, 1), "schema/pg15/deparse.txt:74:24"},
-	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 31, ), CONTRACT_LIST(conditions, 31, ), true, false, 0, CONTRACT_LIST(kinds, 31, ), "schema/pg15/deparse.txt:76:27"},
-	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 32, ), CONTRACT_LIST(conditions, 32, ), false, false, 0, CONTRACT_LIST(kinds, 32, 1), "schema/pg15/deparse.txt:78:27"},
-	{ 65, 0, -1, false, false, CONTRACT_LIST(parents, 33, ), CONTRACT_LIST(conditions, 33, ), true, false, 0, CONTRACT_LIST(kinds, 33, ), "schema/pg15/deparse.txt:80:21"},
-	{ 65, 1, -1, false, false, CONTRACT_LIST(parents, 34, ), CONTRACT_LIST(conditions, 34, ), true, false, 0, CONTRACT_LIST(kinds, 34, ), "schema/pg15/deparse.txt:82:25"},
-	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 35, ), CONTRACT_LIST(conditions, 35, ), true, false, 0, CONTRACT_LIST(kinds, 35, ), "schema/pg15/deparse.txt:84:27"},
-	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 36, ), CONTRACT_LIST(conditions, 36, ), false, false, 0, CONTRACT_LIST(kinds, 36, 1), "schema/pg15/deparse.txt:86:27"},
-	{ 66, 0, -1, false, false, CONTRACT_LIST(parents, 37, ), CONTRACT_LIST(conditions, 37, ), true, false, 0, CONTRACT_LIST(kinds, 37, ), "schema/pg15/deparse.txt:88:21"},
-	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 38, ), CONTRACT_LIST(conditions, 38, ), true, false, 0, CONTRACT_LIST(kinds, 38, ), "schema/pg15/deparse.txt:90:24"},
-	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 39, ), CONTRACT_LIST(conditions, 39, ), false, false, 0, CONTRACT_LIST(kinds, 39, 1), "schema/pg15/deparse.txt:92:24"},
-	{ 66, 3, -1, false, false, CONTRACT_LIST(parents, 40, ), CONTRACT_LIST(conditions, 40, ), true, false, 0, CONTRACT_LIST(kinds, 40, ), "schema/pg15/deparse.txt:94:24"},
-	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 41, ), CONTRACT_LIST(conditions, 41, ), true, false, 0, CONTRACT_LIST(kinds, 41, ), "schema/pg15/deparse.txt:96:27"},
-	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 42, ), CONTRACT_LIST(conditions, 42, ), false, false, 0, CONTRACT_LIST(kinds, 42, 1), "schema/pg15/deparse.txt:98:27"},
-	{ 67, 0, -1, false, false, CONTRACT_LIST(parents, 43, ), CONTRACT_LIST(conditions, 43, ), true, false, 0, CONTRACT_LIST(kinds, 43, ), "schema/pg15/deparse.txt:100:20"},
-	{ 67, 1, -1, false, false, CONTRACT_LIST(parents, 44, ), CONTRACT_LIST(conditions, 44, ), true, false, 0, CONTRACT_LIST(kinds, 44, ), "schema/pg15/deparse.txt:102:27"},
-	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 45, ), CONTRACT_LIST(conditions, 45, ), true, false, 0, CONTRACT_LIST(kinds, 45, ), "schema/pg15/deparse.txt:104:30"},
-	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 46, ), CONTRACT_LIST(conditions, 46, ), false, false, 0, CONTRACT_LIST(kinds, 46, 1), "schema/pg15/deparse.txt:106:30"},
-	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 47, ), CONTRACT_LIST(conditions, 47, ), true, false, 0, CONTRACT_LIST(kinds, 47, ), "schema/pg15/deparse.txt:108:24"},
-	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 48, ), CONTRACT_LIST(conditions, 48, ), false, false, 0, CONTRACT_LIST(kinds, 48, 1), "schema/pg15/deparse.txt:110:24"},
-	{ 68, 3, -1, false, false, CONTRACT_LIST(parents, 49, ), CONTRACT_LIST(conditions, 49, ), true, false, 0, CONTRACT_LIST(kinds, 49, ), "schema/pg15/deparse.txt:112:24"},
-	{ 68, 5, -1, false, false, CONTRACT_LIST(parents, 50, ), CONTRACT_LIST(conditions, 50, ), true, false, 0, CONTRACT_LIST(kinds, 50, ), "schema/pg15/deparse.txt:114:25"},
-	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 51, ), CONTRACT_LIST(conditions, 51, ), true, false, 0, CONTRACT_LIST(kinds, 51, ), "schema/pg15/deparse.txt:116:26"},
-	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 52, ), CONTRACT_LIST(conditions, 52, ), false, false, 0, CONTRACT_LIST(kinds, 52, 1), "schema/pg15/deparse.txt:118:26"},
-	{ 68, 9, -1, false, false, CONTRACT_LIST(parents, 53, ), CONTRACT_LIST(conditions, 53, ), false, false, 0, CONTRACT_LIST(kinds, 53, 1), "schema/pg15/deparse.txt:120:25"},
-	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 54, ), CONTRACT_LIST(conditions, 54, ), true, false, 0, CONTRACT_LIST(kinds, 54, ), "schema/pg15/deparse.txt:122:24"},
-	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 55, ), CONTRACT_LIST(conditions, 55, ), false, false, 0, CONTRACT_LIST(kinds, 55, 1), "schema/pg15/deparse.txt:124:24"},
-	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 56, ), CONTRACT_LIST(conditions, 56, ), true, false, 0, CONTRACT_LIST(kinds, 56, ), "schema/pg15/deparse.txt:126:27"},
-	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 57, ), CONTRACT_LIST(conditions, 57, ), false, false, 0, CONTRACT_LIST(kinds, 57, 1), "schema/pg15/deparse.txt:128:27"},
-	{ 71, 0, -1, false, false, CONTRACT_LIST(parents, 58, ), CONTRACT_LIST(conditions, 58, ), true, false, 0, CONTRACT_LIST(kinds, 58, ), "schema/pg15/deparse.txt:130:25"},
-	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 59, ), CONTRACT_LIST(conditions, 59, ), true, false, 0, CONTRACT_LIST(kinds, 59, ), "schema/pg15/deparse.txt:132:21"},
-	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 60, ), CONTRACT_LIST(conditions, 60, ), false, false, 0, CONTRACT_LIST(kinds, 60, 1), "schema/pg15/deparse.txt:134:21"},
-	{ 72, 4, -1, false, false, CONTRACT_LIST(parents, 61, ), CONTRACT_LIST(conditions, 61, ), false, false, 0, CONTRACT_LIST(kinds, 61, 1), "schema/pg15/deparse.txt:136:19"},
-	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 62, ), CONTRACT_LIST(conditions, 62, ), true, false, 0, CONTRACT_LIST(kinds, 62, ), "schema/pg15/deparse.txt:138:27"},
-	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 63, ), CONTRACT_LIST(conditions, 63, ), false, false, 0, CONTRACT_LIST(kinds, 63, 1), "schema/pg15/deparse.txt:140:27"},
-	{ 73, 3, -1, false, false, CONTRACT_LIST(parents, 64, ), CONTRACT_LIST(conditions, 64, ), false, false, 0, CONTRACT_LIST(kinds, 64, 1), "schema/pg15/deparse.txt:142:21"},
-	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 65, ), CONTRACT_LIST(conditions, 65, ), true, false, 0, CONTRACT_LIST(kinds, 65, ), "schema/pg15/deparse.txt:144:19"},
-	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 66, ), CONTRACT_LIST(conditions, 66, ), false, false, 0, CONTRACT_LIST(kinds, 66, 1), "schema/pg15/deparse.txt:146:19"},
-	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 67, ), CONTRACT_LIST(conditions, 67, ), true, false, 0, CONTRACT_LIST(kinds, 67, ), "schema/pg15/deparse.txt:148:22"},
-	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 68, ), CONTRACT_LIST(conditions, 68, ), false, false, 0, CONTRACT_LIST(kinds, 68, 1), "schema/pg15/deparse.txt:150:22"},
-	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 69, ), CONTRACT_LIST(conditions, 69, ), true, false, 0, CONTRACT_LIST(kinds, 69, ), "schema/pg15/deparse.txt:152:20"},
-	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 70, ), CONTRACT_LIST(conditions, 70, ), false, false, 0, CONTRACT_LIST(kinds, 70, 1), "schema/pg15/deparse.txt:154:20"},
-	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 71, ), CONTRACT_LIST(conditions, 71, ), true, false, 0, CONTRACT_LIST(kinds, 71, ), "schema/pg15/deparse.txt:156:29"},
-	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 72, ), CONTRACT_LIST(conditions, 72, ), false, false, 0, CONTRACT_LIST(kinds, 72, 1), "schema/pg15/deparse.txt:158:29"},
-	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 73, ), CONTRACT_LIST(conditions, 73, ), true, false, 0, CONTRACT_LIST(kinds, 73, ), "schema/pg15/deparse.txt:160:29"},
-	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 74, ), CONTRACT_LIST(conditions, 74, ), false, false, 0, CONTRACT_LIST(kinds, 74, 1), "schema/pg15/deparse.txt:162:29"},
-	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 75, ), CONTRACT_LIST(conditions, 75, ), true, false, 0, CONTRACT_LIST(kinds, 75, ), "schema/pg15/deparse.txt:164:36"},
-	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 76, ), CONTRACT_LIST(conditions, 76, ), false, false, 0, CONTRACT_LIST(kinds, 76, 1), "schema/pg15/deparse.txt:166:36"},
-	{ 77, 1, -1, false, false, CONTRACT_LIST(parents, 77, ), CONTRACT_LIST(conditions, 77, ), true, false, 0, CONTRACT_LIST(kinds, 77, ), "schema/pg15/deparse.txt:168:35"},
-	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 78, ), CONTRACT_LIST(conditions, 78, ), true, false, 0, CONTRACT_LIST(kinds, 78, ), "schema/pg15/deparse.txt:170:20"},
-	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 79, ), CONTRACT_LIST(conditions, 79, ), false, false, 0, CONTRACT_LIST(kinds, 79, 1), "schema/pg15/deparse.txt:172:20"},
-	{ 80, 1, -1, false, false, CONTRACT_LIST(parents, 80, ), CONTRACT_LIST(conditions, 80, ), true, false, 0, CONTRACT_LIST(kinds, 80, ), "schema/pg15/deparse.txt:174:16"},
-	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 81, ), CONTRACT_LIST(conditions, 81, ), true, false, 0, CONTRACT_LIST(kinds, 81, ), "schema/pg15/deparse.txt:176:18"},
-	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 82, ), CONTRACT_LIST(conditions, 82, ), false, false, 0, CONTRACT_LIST(kinds, 82, 1), "schema/pg15/deparse.txt:178:18"},
-	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 83, ), CONTRACT_LIST(conditions, 83, ), true, false, 0, CONTRACT_LIST(kinds, 83, ), "schema/pg15/deparse.txt:180:18"},
-	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 84, ), CONTRACT_LIST(conditions, 84, ), false, false, 0, CONTRACT_LIST(kinds, 84, 1), "schema/pg15/deparse.txt:182:18"},
-	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 85, ), CONTRACT_LIST(conditions, 85, ), false, false, 0, CONTRACT_LIST(kinds, 85, 1), "schema/pg15/deparse.txt:184:18"},
-	{ 81, 0, -1, false, false, CONTRACT_LIST(parents, 86, ), CONTRACT_LIST(conditions, 86, ), true, false, 0, CONTRACT_LIST(kinds, 86, ), "schema/pg15/deparse.txt:186:21"},
-	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 87, ), CONTRACT_LIST(conditions, 87, ), true, false, 0, CONTRACT_LIST(kinds, 87, ), "schema/pg15/deparse.txt:188:23"},
-	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 88, ), CONTRACT_LIST(conditions, 88, ), true, false, 0, CONTRACT_LIST(kinds, 88, ), "schema/pg15/deparse.txt:190:26"},
-	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 89, ), CONTRACT_LIST(conditions, 89, ), false, false, 0, CONTRACT_LIST(kinds, 89, 1), "schema/pg15/deparse.txt:192:26"},
-	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 90, ), CONTRACT_LIST(conditions, 90, ), true, false, 0, CONTRACT_LIST(kinds, 90, ), "schema/pg15/deparse.txt:194:20"},
-	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 91, ), CONTRACT_LIST(conditions, 91, ), false, false, 0, CONTRACT_LIST(kinds, 91, 1), "schema/pg15/deparse.txt:196:20"},
-	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 92, ), CONTRACT_LIST(conditions, 92, ), true, false, 0, CONTRACT_LIST(kinds, 92, ), "schema/pg15/deparse.txt:198:21"},
-	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 93, ), CONTRACT_LIST(conditions, 93, ), false, false, 0, CONTRACT_LIST(kinds, 93, 1), "schema/pg15/deparse.txt:200:21"},
-	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 94, ), CONTRACT_LIST(conditions, 94, ), false, false, 2, CONTRACT_LIST(kinds, 94, ), "schema/pg15/deparse.txt:202:17"},
-	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 95, ), CONTRACT_LIST(conditions, 95, ), false, false, 0, CONTRACT_LIST(kinds, 95, 1), "schema/pg15/deparse.txt:204:17"},
-	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 96, ), CONTRACT_LIST(conditions, 96, ), true, false, 0, CONTRACT_LIST(kinds, 96, ), "schema/pg15/deparse.txt:206:23"},
-	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 97, ), CONTRACT_LIST(conditions, 97, ), false, false, 0, CONTRACT_LIST(kinds, 97, 1), "schema/pg15/deparse.txt:208:23"},
-	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 98, ), CONTRACT_LIST(conditions, 98, ), true, false, 0, CONTRACT_LIST(kinds, 98, ), "schema/pg15/deparse.txt:210:18"},
-	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 99, ), CONTRACT_LIST(conditions, 99, ), false, false, 0, CONTRACT_LIST(kinds, 99, 1), "schema/pg15/deparse.txt:212:18"},
-	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 100, ), CONTRACT_LIST(conditions, 100, ), true, false, 0, CONTRACT_LIST(kinds, 100, ), "schema/pg15/deparse.txt:214:24"},
-	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 101, ), CONTRACT_LIST(conditions, 101, ), false, false, 0, CONTRACT_LIST(kinds, 101, 1), "schema/pg15/deparse.txt:216:24"},
-	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 102, ), CONTRACT_LIST(conditions, 102, ), false, false, 0, CONTRACT_LIST(kinds, 102, 1), "schema/pg15/deparse.txt:218:20"},
-	{ 86, 2, -1, false, false, CONTRACT_LIST(parents, 103, ), CONTRACT_LIST(conditions, 103, ), true, false, 0, CONTRACT_LIST(kinds, 103, ), "schema/pg15/deparse.txt:220:22"},
-	{ 87, 1, -1, false, false, CONTRACT_LIST(parents, 104, ), CONTRACT_LIST(conditions, 104, ), true, false, 0, CONTRACT_LIST(kinds, 104, ), "schema/pg15/deparse.txt:222:20"},
-	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 105, ), CONTRACT_LIST(conditions, 105, ), true, false, 0, CONTRACT_LIST(kinds, 105, ), "schema/pg15/deparse.txt:224:24"},
-	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 106, ), CONTRACT_LIST(conditions, 106, ), false, false, 0, CONTRACT_LIST(kinds, 106, 1), "schema/pg15/deparse.txt:226:24"},
-	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 107, ), CONTRACT_LIST(conditions, 107, ), true, false, 0, CONTRACT_LIST(kinds, 107, ), "schema/pg15/deparse.txt:228:34"},
-	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 108, ), CONTRACT_LIST(conditions, 108, ), false, false, 0, CONTRACT_LIST(kinds, 108, 1), "schema/pg15/deparse.txt:230:34"},
-	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 109, ), CONTRACT_LIST(conditions, 109, ), true, false, 0, CONTRACT_LIST(kinds, 109, ), "schema/pg15/deparse.txt:232:19"},
-	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 110, ), CONTRACT_LIST(conditions, 110, ), false, false, 0, CONTRACT_LIST(kinds, 110, 1), "schema/pg15/deparse.txt:234:19"},
-	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 111, ), CONTRACT_LIST(conditions, 111, ), true, false, 0, CONTRACT_LIST(kinds, 111, ), "schema/pg15/deparse.txt:236:29"},
-	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 112, ), CONTRACT_LIST(conditions, 112, ), false, false, 0, CONTRACT_LIST(kinds, 112, 1), "schema/pg15/deparse.txt:238:29"},
-	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 113, ), CONTRACT_LIST(conditions, 113, ), true, false, 0, CONTRACT_LIST(kinds, 113, ), "schema/pg15/deparse.txt:240:31"},
-	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 114, ), CONTRACT_LIST(conditions, 114, ), false, false, 0, CONTRACT_LIST(kinds, 114, 1), "schema/pg15/deparse.txt:242:31"},
-	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 115, ), CONTRACT_LIST(conditions, 115, ), true, false, 0, CONTRACT_LIST(kinds, 115, ), "schema/pg15/deparse.txt:244:28"},
-	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 116, ), CONTRACT_LIST(conditions, 116, ), false, false, 0, CONTRACT_LIST(kinds, 116, 1), "schema/pg15/deparse.txt:246:28"},
-	{ 88, 6, -1, false, false, CONTRACT_LIST(parents, 117, ), CONTRACT_LIST(conditions, 117, ), false, false, 0, CONTRACT_LIST(kinds, 117, 1), "schema/pg15/deparse.txt:248:29"},
-	{ 89, 1, -1, false, false, CONTRACT_LIST(parents, 118, ), CONTRACT_LIST(conditions, 118, ), true, false, 0, CONTRACT_LIST(kinds, 118, ), "schema/pg15/deparse.txt:250:24"},
-	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 119, ), CONTRACT_LIST(conditions, 119, ), true, false, 0, CONTRACT_LIST(kinds, 119, ), "schema/pg15/deparse.txt:252:27"},
-	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 120, ), CONTRACT_LIST(conditions, 120, ), false, false, 0, CONTRACT_LIST(kinds, 120, 1), "schema/pg15/deparse.txt:254:27"},
-	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 121, ), CONTRACT_LIST(conditions, 121, ), true, false, 0, CONTRACT_LIST(kinds, 121, ), "schema/pg15/deparse.txt:256:13"},
-	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 122, ), CONTRACT_LIST(conditions, 122, ), false, false, 0, CONTRACT_LIST(kinds, 122, 1), "schema/pg15/deparse.txt:258:13"},
-	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 123, ), CONTRACT_LIST(conditions, 123, ), false, false, 0, CONTRACT_LIST(kinds, 123, 1), "schema/pg15/deparse.txt:260:19"},
-	{ 91, 5, -1, false, false, CONTRACT_LIST(parents, 124, ), CONTRACT_LIST(conditions, 124, ), true, false, 0, CONTRACT_LIST(kinds, 124, ), "schema/pg15/deparse.txt:262:20"},
-	{ 92, 0, -1, false, false, CONTRACT_LIST(parents, 125, ), CONTRACT_LIST(conditions, 125, ), true, false, 0, CONTRACT_LIST(kinds, 125, ), "schema/pg15/deparse.txt:264:19"},
-	{ 92, 1, -1, false, false, CONTRACT_LIST(parents, 126, ), CONTRACT_LIST(conditions, 126, ), true, false, 0, CONTRACT_LIST(kinds, 126, ), "schema/pg15/deparse.txt:266:19"},
-	{ 92, 5, -1, false, false, CONTRACT_LIST(parents, 127, ), CONTRACT_LIST(conditions, 127, ), true, false, 0, CONTRACT_LIST(kinds, 127, ), "schema/pg15/deparse.txt:268:18"},
-	{ 93, 0, -1, false, false, CONTRACT_LIST(parents, 128, ), CONTRACT_LIST(conditions, 128, ), true, false, 0, CONTRACT_LIST(kinds, 128, ), "schema/pg15/deparse.txt:270:26"},
-	{ 94, 0, -1, false, false, CONTRACT_LIST(parents, 129, ), CONTRACT_LIST(conditions, 129, ), true, false, 0, CONTRACT_LIST(kinds, 129, ), "schema/pg15/deparse.txt:272:26"},
-	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 130, ), CONTRACT_LIST(conditions, 130, ), true, false, 0, CONTRACT_LIST(kinds, 130, ), "schema/pg15/deparse.txt:274:25"},
-	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 131, ), CONTRACT_LIST(conditions, 131, ), false, false, 0, CONTRACT_LIST(kinds, 131, 1), "schema/pg15/deparse.txt:276:25"},
-	{ 97, 0, -1, false, false, CONTRACT_LIST(parents, 132, ), CONTRACT_LIST(conditions, 132, ), true, false, 0, CONTRACT_LIST(kinds, 132, ), "schema/pg15/deparse.txt:278:15"},
-	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 133, ), CONTRACT_LIST(conditions, 133, ), true, false, 0, CONTRACT_LIST(kinds, 133, ), "schema/pg15/deparse.txt:280:18"},
-	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 134, ), CONTRACT_LIST(conditions, 134, ), false, false, 0, CONTRACT_LIST(kinds, 134, 1), "schema/pg15/deparse.txt:282:18"},
-	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 135, ), CONTRACT_LIST(conditions, 135, ), true, false, 0, CONTRACT_LIST(kinds, 135, ), "schema/pg15/deparse.txt:284:16"},
-	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 136, ), CONTRACT_LIST(conditions, 136, ), false, false, 0, CONTRACT_LIST(kinds, 136, 1), "schema/pg15/deparse.txt:286:16"},
-	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 137, ), CONTRACT_LIST(conditions, 137, ), true, false, 0, CONTRACT_LIST(kinds, 137, ), "schema/pg15/deparse.txt:288:18"},
-	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 138, ), CONTRACT_LIST(conditions, 138, ), false, false, 0, CONTRACT_LIST(kinds, 138, 1), "schema/pg15/deparse.txt:290:18"},
-	{ 98, 0, -1, false, false, CONTRACT_LIST(parents, 139, ), CONTRACT_LIST(conditions, 139, ), true, false, 0, CONTRACT_LIST(kinds, 139, ), "schema/pg15/deparse.txt:292:19"},
-	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 140, ), CONTRACT_LIST(conditions, 140, ), true, false, 0, CONTRACT_LIST(kinds, 140, ), "schema/pg15/deparse.txt:294:29"},
-	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 141, ), CONTRACT_LIST(conditions, 141, ), false, false, 0, CONTRACT_LIST(kinds, 141, 1), "schema/pg15/deparse.txt:296:29"},
-	{ 99, 1, -1, false, false, CONTRACT_LIST(parents, 142, ), CONTRACT_LIST(conditions, 142, ), true, false, 0, CONTRACT_LIST(kinds, 142, ), "schema/pg15/deparse.txt:298:28"},
-	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 143, ), CONTRACT_LIST(conditions, 143, ), true, false, 0, CONTRACT_LIST(kinds, 143, ), "schema/pg15/deparse.txt:300:30"},
-	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 144, ), CONTRACT_LIST(conditions, 144, ), false, false, 0, CONTRACT_LIST(kinds, 144, 1), "schema/pg15/deparse.txt:302:30"},
-	{ 100, 0, -1, false, false, CONTRACT_LIST(parents, 145, ), CONTRACT_LIST(conditions, 145, ), true, false, 0, CONTRACT_LIST(kinds, 145, ), "schema/pg15/deparse.txt:304:21"},
-	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 146, ), CONTRACT_LIST(conditions, 146, ), true, false, 0, CONTRACT_LIST(kinds, 146, ), "schema/pg15/deparse.txt:306:22"},
-	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 147, ), CONTRACT_LIST(conditions, 147, ), false, false, 0, CONTRACT_LIST(kinds, 147, 1), "schema/pg15/deparse.txt:308:22"},
-	{ 101, 0, -1, false, false, CONTRACT_LIST(parents, 148, ), CONTRACT_LIST(conditions, 148, ), true, false, 0, CONTRACT_LIST(kinds, 148, ), "schema/pg15/deparse.txt:310:19"},
-	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 149, ), CONTRACT_LIST(conditions, 149, ), true, false, 0, CONTRACT_LIST(kinds, 149, ), "schema/pg15/deparse.txt:312:20"},
-	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 150, ), CONTRACT_LIST(conditions, 150, ), false, false, 0, CONTRACT_LIST(kinds, 150, 1), "schema/pg15/deparse.txt:314:20"},
-	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 151, ), CONTRACT_LIST(conditions, 151, ), true, false, 0, CONTRACT_LIST(kinds, 151, ), "schema/pg15/deparse.txt:316:20"},
-	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 152, ), CONTRACT_LIST(conditions, 152, ), false, false, 0, CONTRACT_LIST(kinds, 152, 1), "schema/pg15/deparse.txt:318:20"},
-	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 153, ), CONTRACT_LIST(conditions, 153, ), true, false, 0, CONTRACT_LIST(kinds, 153, ), "schema/pg15/deparse.txt:320:17"},
-	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 154, ), CONTRACT_LIST(conditions, 154, ), false, false, 0, CONTRACT_LIST(kinds, 154, 1), "schema/pg15/deparse.txt:322:17"},
-	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 155, ), CONTRACT_LIST(conditions, 155, ), true, false, 0, CONTRACT_LIST(kinds, 155, ), "schema/pg15/deparse.txt:324:19"},
-	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 156, ), CONTRACT_LIST(conditions, 156, ), true, false, 0, CONTRACT_LIST(kinds, 156, ), "schema/pg15/deparse.txt:326:21"},
-	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 157, ), CONTRACT_LIST(conditions, 157, ), false, false, 0, CONTRACT_LIST(kinds, 157, 1), "schema/pg15/deparse.txt:328:21"},
-	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 158, ), CONTRACT_LIST(conditions, 158, ), true, false, 0, CONTRACT_LIST(kinds, 158, ), "schema/pg15/deparse.txt:330:25"},
-	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 159, ), CONTRACT_LIST(conditions, 159, ), false, false, 0, CONTRACT_LIST(kinds, 159, 1), "schema/pg15/deparse.txt:332:25"},
-	{ 104, 1, -1, false, false, CONTRACT_LIST(parents, 160, ), CONTRACT_LIST(conditions, 160, ), true, false, 0, CONTRACT_LIST(kinds, 160, ), "schema/pg15/deparse.txt:334:24"},
-	{ 105, 0, -1, false, false, CONTRACT_LIST(parents, 161, ), CONTRACT_LIST(conditions, 161, ), true, false, 0, CONTRACT_LIST(kinds, 161, ), "schema/pg15/deparse.txt:336:24"},
-	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 162, ), CONTRACT_LIST(conditions, 162, ), true, false, 0, CONTRACT_LIST(kinds, 162, ), "schema/pg15/deparse.txt:338:23"},
-	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 163, ), CONTRACT_LIST(conditions, 163, ), false, false, 0, CONTRACT_LIST(kinds, 163, 1), "schema/pg15/deparse.txt:340:23"},
-	{ 106, 0, -1, false, false, CONTRACT_LIST(parents, 164, ), CONTRACT_LIST(conditions, 164, ), true, false, 0, CONTRACT_LIST(kinds, 164, ), "schema/pg15/deparse.txt:342:23"},
-	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 165, ), CONTRACT_LIST(conditions, 165, ), true, false, 0, CONTRACT_LIST(kinds, 165, ), "schema/pg15/deparse.txt:344:22"},
-	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 166, ), CONTRACT_LIST(conditions, 166, ), false, false, 0, CONTRACT_LIST(kinds, 166, 1), "schema/pg15/deparse.txt:346:22"},
-	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 167, ), CONTRACT_LIST(conditions, 167, ), true, false, 0, CONTRACT_LIST(kinds, 167, ), "schema/pg15/deparse.txt:348:22"},
-	{ 108, 0, -1, false, false, CONTRACT_LIST(parents, 168, ), CONTRACT_LIST(conditions, 168, ), true, false, 0, CONTRACT_LIST(kinds, 168, ), "schema/pg15/deparse.txt:350:23"},
-	{ 110, 2, -1, false, false, CONTRACT_LIST(parents, 169, ), CONTRACT_LIST(conditions, 169, ), true, false, 0, CONTRACT_LIST(kinds, 169, ), "schema/pg15/deparse.txt:352:25"},
-	{ 110, 3, -1, false, false, CONTRACT_LIST(parents, 170, ), CONTRACT_LIST(conditions, 170, ), true, false, 0, CONTRACT_LIST(kinds, 170, ), "schema/pg15/deparse.txt:354:25"},
-	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 171, ), CONTRACT_LIST(conditions, 171, ), true, false, 0, CONTRACT_LIST(kinds, 171, ), "schema/pg15/deparse.txt:356:25"},
-	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 172, ), CONTRACT_LIST(conditions, 172, ), false, false, 0, CONTRACT_LIST(kinds, 172, 1), "schema/pg15/deparse.txt:358:25"},
-	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 173, ), CONTRACT_LIST(conditions, 173, ), true, false, 0, CONTRACT_LIST(kinds, 173, ), "schema/pg15/deparse.txt:360:21"},
-	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 174, ), CONTRACT_LIST(conditions, 174, ), false, false, 0, CONTRACT_LIST(kinds, 174, 1), "schema/pg15/deparse.txt:362:21"},
-	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 175, ), CONTRACT_LIST(conditions, 175, ), true, false, 0, CONTRACT_LIST(kinds, 175, ), "schema/pg15/deparse.txt:364:24"},
-	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 176, ), CONTRACT_LIST(conditions, 176, ), false, false, 0, CONTRACT_LIST(kinds, 176, 1), "schema/pg15/deparse.txt:366:24"},
-	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 177, ), CONTRACT_LIST(conditions, 177, ), true, false, 0, CONTRACT_LIST(kinds, 177, ), "schema/pg15/deparse.txt:368:32"},
-	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 178, ), CONTRACT_LIST(conditions, 178, ), false, false, 0, CONTRACT_LIST(kinds, 178, 1), "schema/pg15/deparse.txt:370:32"},
-	{ 111, 1, -1, false, false, CONTRACT_LIST(parents, 179, ), CONTRACT_LIST(conditions, 179, ), true, false, 0, CONTRACT_LIST(kinds, 179, ), "schema/pg15/deparse.txt:372:24"},
-	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 180, ), CONTRACT_LIST(conditions, 180, ), true, false, 0, CONTRACT_LIST(kinds, 180, ), "schema/pg15/deparse.txt:374:27"},
-	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 181, ), CONTRACT_LIST(conditions, 181, ), false, false, 0, CONTRACT_LIST(kinds, 181, 1), "schema/pg15/deparse.txt:376:27"},
-	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 182, ), CONTRACT_LIST(conditions, 182, ), true, false, 0, CONTRACT_LIST(kinds, 182, ), "schema/pg15/deparse.txt:378:26"},
-	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 183, ), CONTRACT_LIST(conditions, 183, ), false, false, 0, CONTRACT_LIST(kinds, 183, 1), "schema/pg15/deparse.txt:380:26"},
-	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 184, ), CONTRACT_LIST(conditions, 184, ), true, false, 0, CONTRACT_LIST(kinds, 184, ), "schema/pg15/deparse.txt:382:29"},
-	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 185, ), CONTRACT_LIST(conditions, 185, ), false, false, 0, CONTRACT_LIST(kinds, 185, 1), "schema/pg15/deparse.txt:384:29"},
-	{ 112, 1, -1, false, false, CONTRACT_LIST(parents, 186, ), CONTRACT_LIST(conditions, 186, ), true, false, 0, CONTRACT_LIST(kinds, 186, ), "schema/pg15/deparse.txt:386:21"},
-	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 187, ), CONTRACT_LIST(conditions, 187, ), true, false, 0, CONTRACT_LIST(kinds, 187, ), "schema/pg15/deparse.txt:388:24"},
-	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 188, ), CONTRACT_LIST(conditions, 188, ), false, false, 0, CONTRACT_LIST(kinds, 188, 1), "schema/pg15/deparse.txt:390:24"},
-	{ 113, 0, -1, false, false, CONTRACT_LIST(parents, 189, ), CONTRACT_LIST(conditions, 189, ), true, false, 0, CONTRACT_LIST(kinds, 189, ), "schema/pg15/deparse.txt:392:20"},
-	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 190, ), CONTRACT_LIST(conditions, 190, ), true, false, 0, CONTRACT_LIST(kinds, 190, ), "schema/pg15/deparse.txt:394:23"},
-	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 191, ), CONTRACT_LIST(conditions, 191, ), false, false, 0, CONTRACT_LIST(kinds, 191, 1), "schema/pg15/deparse.txt:396:23"},
-	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 192, ), CONTRACT_LIST(conditions, 192, ), true, false, 0, CONTRACT_LIST(kinds, 192, ), "schema/pg15/deparse.txt:398:20"},
-	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 193, ), CONTRACT_LIST(conditions, 193, ), false, false, 0, CONTRACT_LIST(kinds, 193, 1), "schema/pg15/deparse.txt:400:20"},
-	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 194, ), CONTRACT_LIST(conditions, 194, ), true, false, 0, CONTRACT_LIST(kinds, 194, ), "schema/pg15/deparse.txt:402:20"},
-	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 195, ), CONTRACT_LIST(conditions, 195, ), false, false, 0, CONTRACT_LIST(kinds, 195, 1), "schema/pg15/deparse.txt:404:20"},
-	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 196, ), CONTRACT_LIST(conditions, 196, ), true, false, 0, CONTRACT_LIST(kinds, 196, ), "schema/pg15/deparse.txt:406:32"},
-	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 197, ), CONTRACT_LIST(conditions, 197, ), false, false, 0, CONTRACT_LIST(kinds, 197, 1), "schema/pg15/deparse.txt:408:32"},
-	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 198, ), CONTRACT_LIST(conditions, 198, ), true, false, 0, CONTRACT_LIST(kinds, 198, ), "schema/pg15/deparse.txt:410:20"},
-	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 199, ), CONTRACT_LIST(conditions, 199, ), false, false, 0, CONTRACT_LIST(kinds, 199, 1), "schema/pg15/deparse.txt:412:20"},
-	{ 119, 2, -1, false, false, CONTRACT_LIST(parents, 200, ), CONTRACT_LIST(conditions, 200, ), true, false, 0, CONTRACT_LIST(kinds, 200, ), "schema/pg15/deparse.txt:414:30"},
-	{ 120, 0, -1, false, false, CONTRACT_LIST(parents, 201, ), CONTRACT_LIST(conditions, 201, ), true, false, 0, CONTRACT_LIST(kinds, 201, ), "schema/pg15/deparse.txt:416:26"},
-	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 202, ), CONTRACT_LIST(conditions, 202, ), true, false, 0, CONTRACT_LIST(kinds, 202, ), "schema/pg15/deparse.txt:418:27"},
-	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 203, ), CONTRACT_LIST(conditions, 203, ), false, false, 0, CONTRACT_LIST(kinds, 203, 1), "schema/pg15/deparse.txt:420:27"},
-	{ 122, 0, -1, false, false, CONTRACT_LIST(parents, 204, ), CONTRACT_LIST(conditions, 204, ), true, false, 0, CONTRACT_LIST(kinds, 204, ), "schema/pg15/deparse.txt:422:29"},
-	{ 122, 1, -1, false, false, CONTRACT_LIST(parents, 205, ), CONTRACT_LIST(conditions, 205, ), true, false, 0, CONTRACT_LIST(kinds, 205, ), "schema/pg15/deparse.txt:424:30"},
-	{ 123, 2, -1, false, false, CONTRACT_LIST(parents, 206, ), CONTRACT_LIST(conditions, 206, ), true, false, 0, CONTRACT_LIST(kinds, 206, ), "schema/pg15/deparse.txt:426:26"},
-	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 207, ), CONTRACT_LIST(conditions, 207, ), true, false, 0, CONTRACT_LIST(kinds, 207, ), "schema/pg15/deparse.txt:428:38"},
-	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 208, ), CONTRACT_LIST(conditions, 208, ), false, false, 0, CONTRACT_LIST(kinds, 208, 1), "schema/pg15/deparse.txt:430:38"},
-	{ 124, 1, -1, false, false, CONTRACT_LIST(parents, 209, ), CONTRACT_LIST(conditions, 209, ), true, false, 0, CONTRACT_LIST(kinds, 209, ), "schema/pg15/deparse.txt:432:40"},
-	{ 124, 2, -1, false, false, CONTRACT_LIST(parents, 210, ), CONTRACT_LIST(conditions, 210, ), true, false, 0, CONTRACT_LIST(kinds, 210, ), "schema/pg15/deparse.txt:434:39"},
-	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 211, ), CONTRACT_LIST(conditions, 211, ), true, false, 0, CONTRACT_LIST(kinds, 211, ), "schema/pg15/deparse.txt:436:32"},
-	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 212, ), CONTRACT_LIST(conditions, 212, ), false, false, 0, CONTRACT_LIST(kinds, 212, 1), "schema/pg15/deparse.txt:438:32"},
-	{ 125, 0, -1, false, false, CONTRACT_LIST(parents, 213, ), CONTRACT_LIST(conditions, 213, ), true, false, 0, CONTRACT_LIST(kinds, 213, ), "schema/pg15/deparse.txt:440:27"},
-	{ 125, 1, -1, false, false, CONTRACT_LIST(parents, 214, ), CONTRACT_LIST(conditions, 214, ), true, false, 0, CONTRACT_LIST(kinds, 214, ), "schema/pg15/deparse.txt:442:27"},
-	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 215, ), CONTRACT_LIST(conditions, 215, ), true, false, 0, CONTRACT_LIST(kinds, 215, ), "schema/pg15/deparse.txt:444:31"},
-	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 216, ), CONTRACT_LIST(conditions, 216, ), false, false, 0, CONTRACT_LIST(kinds, 216, 1), "schema/pg15/deparse.txt:446:31"},
-	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 217, ), CONTRACT_LIST(conditions, 217, ), true, false, 0, CONTRACT_LIST(kinds, 217, ), "schema/pg15/deparse.txt:448:32"},
-	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 218, ), CONTRACT_LIST(conditions, 218, ), false, false, 0, CONTRACT_LIST(kinds, 218, 1), "schema/pg15/deparse.txt:450:32"},
-	{ 126, 2, -1, false, false, CONTRACT_LIST(parents, 219, ), CONTRACT_LIST(conditions, 219, ), true, false, 0, CONTRACT_LIST(kinds, 219, ), "schema/pg15/deparse.txt:452:26"},
-	{ 126, 3, -1, false, false, CONTRACT_LIST(parents, 220, ), CONTRACT_LIST(conditions, 220, ), true, false, 0, CONTRACT_LIST(kinds, 220, ), "schema/pg15/deparse.txt:454:28"},
-	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 221, ), CONTRACT_LIST(conditions, 221, ), true, false, 0, CONTRACT_LIST(kinds, 221, ), "schema/pg15/deparse.txt:456:25"},
-	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 222, ), CONTRACT_LIST(conditions, 222, ), false, false, 0, CONTRACT_LIST(kinds, 222, 1), "schema/pg15/deparse.txt:458:25"},
-	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 223, ), CONTRACT_LIST(conditions, 223, ), true, false, 0, CONTRACT_LIST(kinds, 223, ), "schema/pg15/deparse.txt:460:33"},
-	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 224, ), CONTRACT_LIST(conditions, 224, ), false, false, 0, CONTRACT_LIST(kinds, 224, 1), "schema/pg15/deparse.txt:462:33"},
-	{ 127, 1, -1, false, false, CONTRACT_LIST(parents, 225, ), CONTRACT_LIST(conditions, 225, ), true, false, 0, CONTRACT_LIST(kinds, 225, ), "schema/pg15/deparse.txt:464:27"},
-	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 226, ), CONTRACT_LIST(conditions, 226, ), true, false, 0, CONTRACT_LIST(kinds, 226, ), "schema/pg15/deparse.txt:466:32"},
-	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 227, ), CONTRACT_LIST(conditions, 227, ), false, false, 0, CONTRACT_LIST(kinds, 227, 1), "schema/pg15/deparse.txt:468:32"},
-	{ 128, 1, -1, false, false, CONTRACT_LIST(parents, 228, ), CONTRACT_LIST(conditions, 228, ), true, false, 0, CONTRACT_LIST(kinds, 228, ), "schema/pg15/deparse.txt:470:26"},
-	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 229, ), CONTRACT_LIST(conditions, 229, ), true, false, 0, CONTRACT_LIST(kinds, 229, ), "schema/pg15/deparse.txt:472:25"},
-	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 230, ), CONTRACT_LIST(conditions, 230, ), false, false, 0, CONTRACT_LIST(kinds, 230, 1), "schema/pg15/deparse.txt:474:25"},
-	{ 129, 0, -1, false, false, CONTRACT_LIST(parents, 231, ), CONTRACT_LIST(conditions, 231, ), true, false, 0, CONTRACT_LIST(kinds, 231, ), "schema/pg15/deparse.txt:476:18"},
-	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 232, ), CONTRACT_LIST(conditions, 232, ), true, false, 0, CONTRACT_LIST(kinds, 232, ), "schema/pg15/deparse.txt:478:22"},
-	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 233, ), CONTRACT_LIST(conditions, 233, ), false, false, 0, CONTRACT_LIST(kinds, 233, 1), "schema/pg15/deparse.txt:480:22"},
-	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 234, ), CONTRACT_LIST(conditions, 234, ), true, false, 0, CONTRACT_LIST(kinds, 234, ), "schema/pg15/deparse.txt:482:19"},
-	{ 130, 0, -1, false, false, CONTRACT_LIST(parents, 235, ), CONTRACT_LIST(conditions, 235, ), true, false, 0, CONTRACT_LIST(kinds, 235, ), "schema/pg15/deparse.txt:484:18"},
-	{ 132, 0, -1, false, false, CONTRACT_LIST(parents, 236, ), CONTRACT_LIST(conditions, 236, ), true, false, 0, CONTRACT_LIST(kinds, 236, ), "schema/pg15/deparse.txt:486:30"},
-	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 237, ), CONTRACT_LIST(conditions, 237, ), true, false, 0, CONTRACT_LIST(kinds, 237, ), "schema/pg15/deparse.txt:488:25"},
-	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 238, ), CONTRACT_LIST(conditions, 238, ), false, false, 0, CONTRACT_LIST(kinds, 238, 1), "schema/pg15/deparse.txt:490:25"},
-	{ 133, 0, -1, false, false, CONTRACT_LIST(parents, 239, ), CONTRACT_LIST(conditions, 239, ), true, false, 0, CONTRACT_LIST(kinds, 239, ), "schema/pg15/deparse.txt:492:37"},
-	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 240, ), CONTRACT_LIST(conditions, 240, ), true, false, 0, CONTRACT_LIST(kinds, 240, ), "schema/pg15/deparse.txt:494:30"},
-	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 241, ), CONTRACT_LIST(conditions, 241, ), false, false, 0, CONTRACT_LIST(kinds, 241, 1), "schema/pg15/deparse.txt:496:30"},
-	{ 134, 0, -1, false, false, CONTRACT_LIST(parents, 242, ), CONTRACT_LIST(conditions, 242, ), true, false, 0, CONTRACT_LIST(kinds, 242, ), "schema/pg15/deparse.txt:498:35"},
-	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 243, ), CONTRACT_LIST(conditions, 243, ), false, false, 0, CONTRACT_LIST(kinds, 243, 1), "schema/pg15/deparse.txt:500:31"},
-	{ 135, 3, -1, false, false, CONTRACT_LIST(parents, 244, ), CONTRACT_LIST(conditions, 244, ), true, false, 0, CONTRACT_LIST(kinds, 244, ), "schema/pg15/deparse.txt:502:32"},
-	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 245, ), CONTRACT_LIST(conditions, 245, ), false, false, 0, CONTRACT_LIST(kinds, 245, 1), "schema/pg15/deparse.txt:504:30"},
-	{ 136, 3, -1, false, false, CONTRACT_LIST(parents, 246, ), CONTRACT_LIST(conditions, 246, ), true, false, 0, CONTRACT_LIST(kinds, 246, ), "schema/pg15/deparse.txt:506:33"},
-	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 247, ), CONTRACT_LIST(conditions, 247, ), true, false, 0, CONTRACT_LIST(kinds, 247, ), "schema/pg15/deparse.txt:508:23"},
-	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 248, ), CONTRACT_LIST(conditions, 248, ), false, false, 0, CONTRACT_LIST(kinds, 248, 1), "schema/pg15/deparse.txt:510:23"},
-	{ 137, 3, -1, false, false, CONTRACT_LIST(parents, 249, ), CONTRACT_LIST(conditions, 249, ), true, false, 0, CONTRACT_LIST(kinds, 249, ), "schema/pg15/deparse.txt:512:25"},
-	{ 138, 0, -1, false, false, CONTRACT_LIST(parents, 250, ), CONTRACT_LIST(conditions, 250, ), true, false, 0, CONTRACT_LIST(kinds, 250, ), "schema/pg15/deparse.txt:514:28"},
-	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 251, ), CONTRACT_LIST(conditions, 251, ), true, false, 0, CONTRACT_LIST(kinds, 251, ), "schema/pg15/deparse.txt:516:27"},
-	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 252, ), CONTRACT_LIST(conditions, 252, ), false, false, 0, CONTRACT_LIST(kinds, 252, 1), "schema/pg15/deparse.txt:518:27"},
-	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 253, ), CONTRACT_LIST(conditions, 253, ), true, false, 0, CONTRACT_LIST(kinds, 253, ), "schema/pg15/deparse.txt:520:25"},
-	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 254, ), CONTRACT_LIST(conditions, 254, ), false, false, 0, CONTRACT_LIST(kinds, 254, 1), "schema/pg15/deparse.txt:522:25"},
-	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 255, ), CONTRACT_LIST(conditions, 255, ), true, false, 0, CONTRACT_LIST(kinds, 255, ), "schema/pg15/deparse.txt:524:23"},
-	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 256, ), CONTRACT_LIST(conditions, 256, ), false, false, 0, CONTRACT_LIST(kinds, 256, 1), "schema/pg15/deparse.txt:526:23"},
-	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 257, ), CONTRACT_LIST(conditions, 257, ), true, false, 0, CONTRACT_LIST(kinds, 257, ), "schema/pg15/deparse.txt:528:21"},
-	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 258, ), CONTRACT_LIST(conditions, 258, ), false, false, 0, CONTRACT_LIST(kinds, 258, 1), "schema/pg15/deparse.txt:530:21"},
-	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 259, ), CONTRACT_LIST(conditions, 259, ), true, false, 0, CONTRACT_LIST(kinds, 259, ), "schema/pg15/deparse.txt:532:25"},
-	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 260, ), CONTRACT_LIST(conditions, 260, ), false, false, 0, CONTRACT_LIST(kinds, 260, 1), "schema/pg15/deparse.txt:534:25"},
-	{ 141, 1, -1, false, false, CONTRACT_LIST(parents, 261, ), CONTRACT_LIST(conditions, 261, ), true, false, 0, CONTRACT_LIST(kinds, 261, ), "schema/pg15/deparse.txt:536:27"},
-	{ 142, 0, -1, false, false, CONTRACT_LIST(parents, 262, ), CONTRACT_LIST(conditions, 262, ), true, false, 0, CONTRACT_LIST(kinds, 262, ), "schema/pg15/deparse.txt:538:27"},
-	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 263, ), CONTRACT_LIST(conditions, 263, ), true, false, 0, CONTRACT_LIST(kinds, 263, ), "schema/pg15/deparse.txt:540:30"},
-	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 264, ), CONTRACT_LIST(conditions, 264, ), false, false, 0, CONTRACT_LIST(kinds, 264, 1), "schema/pg15/deparse.txt:542:30"},
-	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 265, ), CONTRACT_LIST(conditions, 265, ), true, false, 0, CONTRACT_LIST(kinds, 265, ), "schema/pg15/deparse.txt:544:26"},
-	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 266, ), CONTRACT_LIST(conditions, 266, ), false, false, 0, CONTRACT_LIST(kinds, 266, 1), "schema/pg15/deparse.txt:546:26"},
-	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 267, ), CONTRACT_LIST(conditions, 267, ), true, false, 0, CONTRACT_LIST(kinds, 267, ), "schema/pg15/deparse.txt:548:21"},
-	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 268, ), CONTRACT_LIST(conditions, 268, ), false, false, 0, CONTRACT_LIST(kinds, 268, 1), "schema/pg15/deparse.txt:550:21"},
-	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 269, ), CONTRACT_LIST(conditions, 269, ), true, false, 0, CONTRACT_LIST(kinds, 269, ), "schema/pg15/deparse.txt:552:27"},
-	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 270, ), CONTRACT_LIST(conditions, 270, ), false, false, 0, CONTRACT_LIST(kinds, 270, 1), "schema/pg15/deparse.txt:554:27"},
-	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 271, ), CONTRACT_LIST(conditions, 271, ), true, false, 0, CONTRACT_LIST(kinds, 271, ), "schema/pg15/deparse.txt:556:24"},
-	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 272, ), CONTRACT_LIST(conditions, 272, ), false, false, 0, CONTRACT_LIST(kinds, 272, 1), "schema/pg15/deparse.txt:558:24"},
-	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 273, ), CONTRACT_LIST(conditions, 273, ), true, false, 0, CONTRACT_LIST(kinds, 273, ), "schema/pg15/deparse.txt:560:25"},
-	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 274, ), CONTRACT_LIST(conditions, 274, ), false, false, 0, CONTRACT_LIST(kinds, 274, 1), "schema/pg15/deparse.txt:562:25"},
-	{ 145, 2, -1, false, false, CONTRACT_LIST(parents, 275, ), CONTRACT_LIST(conditions, 275, ), true, false, 0, CONTRACT_LIST(kinds, 275, ), "schema/pg15/deparse.txt:564:23"},
-	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 276, ), CONTRACT_LIST(conditions, 276, ), true, false, 0, CONTRACT_LIST(kinds, 276, ), "schema/pg15/deparse.txt:566:32"},
-	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 277, ), CONTRACT_LIST(conditions, 277, ), false, false, 0, CONTRACT_LIST(kinds, 277, 1), "schema/pg15/deparse.txt:568:32"},
-	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 278, ), CONTRACT_LIST(conditions, 278, ), true, false, 0, CONTRACT_LIST(kinds, 278, ), "schema/pg15/deparse.txt:570:31"},
-	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 279, ), CONTRACT_LIST(conditions, 279, ), false, false, 0, CONTRACT_LIST(kinds, 279, 1), "schema/pg15/deparse.txt:572:31"},
-	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 280, ), CONTRACT_LIST(conditions, 280, ), true, false, 0, CONTRACT_LIST(kinds, 280, ), "schema/pg15/deparse.txt:574:34"},
-	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 281, ), CONTRACT_LIST(conditions, 281, ), false, false, 0, CONTRACT_LIST(kinds, 281, 1), "schema/pg15/deparse.txt:576:34"},
-	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 282, ), CONTRACT_LIST(conditions, 282, ), true, false, 0, CONTRACT_LIST(kinds, 282, ), "schema/pg15/deparse.txt:578:36"},
-	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 283, ), CONTRACT_LIST(conditions, 283, ), false, false, 0, CONTRACT_LIST(kinds, 283, 1), "schema/pg15/deparse.txt:580:36"},
-	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 284, ), CONTRACT_LIST(conditions, 284, ), false, false, 0, CONTRACT_LIST(kinds, 284, 1), "schema/pg15/deparse.txt:582:32"},
-	{ 148, 0, -1, false, false, CONTRACT_LIST(parents, 285, ), CONTRACT_LIST(conditions, 285, ), true, false, 0, CONTRACT_LIST(kinds, 285, ), "schema/pg15/deparse.txt:584:23"},
-	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 286, ), CONTRACT_LIST(conditions, 286, ), true, false, 0, CONTRACT_LIST(kinds, 286, ), "schema/pg15/deparse.txt:586:28"},
-	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 287, ), CONTRACT_LIST(conditions, 287, ), false, false, 0, CONTRACT_LIST(kinds, 287, 1), "schema/pg15/deparse.txt:588:28"},
-	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 288, ), CONTRACT_LIST(conditions, 288, ), true, false, 0, CONTRACT_LIST(kinds, 288, ), "schema/pg15/deparse.txt:590:23"},
-	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 289, ), CONTRACT_LIST(conditions, 289, ), false, false, 0, CONTRACT_LIST(kinds, 289, 1), "schema/pg15/deparse.txt:592:23"},
-	{ 149, 0, -1, false, false, CONTRACT_LIST(parents, 290, ), CONTRACT_LIST(conditions, 290, ), true, false, 0, CONTRACT_LIST(kinds, 290, ), "schema/pg15/deparse.txt:594:22"},
-	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 291, ), CONTRACT_LIST(conditions, 291, ), true, false, 0, CONTRACT_LIST(kinds, 291, ), "schema/pg15/deparse.txt:596:27"},
-	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 292, ), CONTRACT_LIST(conditions, 292, ), false, false, 0, CONTRACT_LIST(kinds, 292, 1), "schema/pg15/deparse.txt:598:27"},
-	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 293, ), CONTRACT_LIST(conditions, 293, ), true, false, 0, CONTRACT_LIST(kinds, 293, ), "schema/pg15/deparse.txt:600:22"},
-	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 294, ), CONTRACT_LIST(conditions, 294, ), false, false, 0, CONTRACT_LIST(kinds, 294, 1), "schema/pg15/deparse.txt:602:22"},
-	{ 150, 0, -1, false, false, CONTRACT_LIST(parents, 295, ), CONTRACT_LIST(conditions, 295, ), true, false, 0, CONTRACT_LIST(kinds, 295, ), "schema/pg15/deparse.txt:604:36"},
-	{ 150, 3, -1, false, false, CONTRACT_LIST(parents, 296, ), CONTRACT_LIST(conditions, 296, ), true, false, 0, CONTRACT_LIST(kinds, 296, ), "schema/pg15/deparse.txt:606:33"},
-	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 297, ), CONTRACT_LIST(conditions, 297, ), true, false, 0, CONTRACT_LIST(kinds, 297, ), "schema/pg15/deparse.txt:608:33"},
-	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 298, ), CONTRACT_LIST(conditions, 298, ), false, false, 0, CONTRACT_LIST(kinds, 298, 1), "schema/pg15/deparse.txt:610:33"},
-	{ 151, 0, -1, false, false, CONTRACT_LIST(parents, 299, ), CONTRACT_LIST(conditions, 299, ), true, false, 0, CONTRACT_LIST(kinds, 299, ), "schema/pg15/deparse.txt:612:35"},
-	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 300, ), CONTRACT_LIST(conditions, 300, ), true, false, 0, CONTRACT_LIST(kinds, 300, ), "schema/pg15/deparse.txt:614:32"},
-	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 301, ), CONTRACT_LIST(conditions, 301, ), false, false, 0, CONTRACT_LIST(kinds, 301, 1), "schema/pg15/deparse.txt:616:32"},
-	{ 152, 0, -1, false, false, CONTRACT_LIST(parents, 302, ), CONTRACT_LIST(conditions, 302, ), true, false, 0, CONTRACT_LIST(kinds, 302, ), "schema/pg15/deparse.txt:618:28"},
-	{ 152, 1, -1, false, false, CONTRACT_LIST(parents, 303, ), CONTRACT_LIST(conditions, 303, ), true, false, 0, CONTRACT_LIST(kinds, 303, ), "schema/pg15/deparse.txt:620:34"},
-	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 304, ), CONTRACT_LIST(conditions, 304, ), true, false, 0, CONTRACT_LIST(kinds, 304, ), "schema/pg15/deparse.txt:622:31"},
-	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 305, ), CONTRACT_LIST(conditions, 305, ), false, false, 0, CONTRACT_LIST(kinds, 305, 1), "schema/pg15/deparse.txt:624:31"},
-	{ 153, 0, -1, false, false, CONTRACT_LIST(parents, 306, ), CONTRACT_LIST(conditions, 306, ), true, false, 0, CONTRACT_LIST(kinds, 306, ), "schema/pg15/deparse.txt:626:27"},
-	{ 153, 1, -1, false, false, CONTRACT_LIST(parents, 307, ), CONTRACT_LIST(conditions, 307, ), true, false, 0, CONTRACT_LIST(kinds, 307, ), "schema/pg15/deparse.txt:628:33"},
-	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 308, ), CONTRACT_LIST(conditions, 308, ), true, false, 0, CONTRACT_LIST(kinds, 308, ), "schema/pg15/deparse.txt:630:30"},
-	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 309, ), CONTRACT_LIST(conditions, 309, ), false, false, 0, CONTRACT_LIST(kinds, 309, 1), "schema/pg15/deparse.txt:632:30"},
-	{ 154, 0, -1, false, false, CONTRACT_LIST(parents, 310, ), CONTRACT_LIST(conditions, 310, ), true, false, 0, CONTRACT_LIST(kinds, 310, ), "schema/pg15/deparse.txt:634:26"},
-	{ 154, 1, -1, false, false, CONTRACT_LIST(parents, 311, ), CONTRACT_LIST(conditions, 311, ), true, false, 0, CONTRACT_LIST(kinds, 311, ), "schema/pg15/deparse.txt:636:32"},
-	{ 155, 0, -1, false, false, CONTRACT_LIST(parents, 312, ), CONTRACT_LIST(conditions, 312, ), true, false, 0, CONTRACT_LIST(kinds, 312, ), "schema/pg15/deparse.txt:638:43"},
-	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 313, ), CONTRACT_LIST(conditions, 313, ), true, false, 0, CONTRACT_LIST(kinds, 313, ), "schema/pg15/deparse.txt:640:36"},
-	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 314, ), CONTRACT_LIST(conditions, 314, ), false, false, 0, CONTRACT_LIST(kinds, 314, 1), "schema/pg15/deparse.txt:642:36"},
-	{ 156, 0, -1, false, false, CONTRACT_LIST(parents, 315, ), CONTRACT_LIST(conditions, 315, ), true, false, 0, CONTRACT_LIST(kinds, 315, ), "schema/pg15/deparse.txt:644:43"},
-	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 316, ), CONTRACT_LIST(conditions, 316, ), true, false, 0, CONTRACT_LIST(kinds, 316, ), "schema/pg15/deparse.txt:646:29"},
-	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 317, ), CONTRACT_LIST(conditions, 317, ), false, false, 0, CONTRACT_LIST(kinds, 317, 1), "schema/pg15/deparse.txt:648:29"},
-	{ 156, 3, -1, false, false, CONTRACT_LIST(parents, 318, ), CONTRACT_LIST(conditions, 318, ), true, false, 0, CONTRACT_LIST(kinds, 318, ), "schema/pg15/deparse.txt:650:42"},
-	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 319, ), CONTRACT_LIST(conditions, 319, ), true, false, 0, CONTRACT_LIST(kinds, 319, ), "schema/pg15/deparse.txt:652:21"},
-	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 320, ), CONTRACT_LIST(conditions, 320, ), false, false, 0, CONTRACT_LIST(kinds, 320, 1), "schema/pg15/deparse.txt:654:21"},
-	{ 158, 0, -1, false, false, CONTRACT_LIST(parents, 321, ), CONTRACT_LIST(conditions, 321, ), true, false, 0, CONTRACT_LIST(kinds, 321, ), "schema/pg15/deparse.txt:656:34"},
-	{ 158, 1, -1, false, false, CONTRACT_LIST(parents, 322, ), CONTRACT_LIST(conditions, 322, ), true, false, 0, CONTRACT_LIST(kinds, 322, ), "schema/pg15/deparse.txt:658:35"},
-	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 323, ), CONTRACT_LIST(conditions, 323, ), true, false, 0, CONTRACT_LIST(kinds, 323, ), "schema/pg15/deparse.txt:660:32"},
-	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 324, ), CONTRACT_LIST(conditions, 324, ), false, false, 0, CONTRACT_LIST(kinds, 324, 1), "schema/pg15/deparse.txt:662:32"},
-	{ 159, 0, -1, false, false, CONTRACT_LIST(parents, 325, ), CONTRACT_LIST(conditions, 325, ), true, false, 0, CONTRACT_LIST(kinds, 325, ), "schema/pg15/deparse.txt:664:37"},
-	{ 159, 1, -1, false, false, CONTRACT_LIST(parents, 326, ), CONTRACT_LIST(conditions, 326, ), true, false, 0, CONTRACT_LIST(kinds, 326, ), "schema/pg15/deparse.txt:666:39"},
-	{ 159, 2, -1, false, false, CONTRACT_LIST(parents, 327, ), CONTRACT_LIST(conditions, 327, ), true, false, 0, CONTRACT_LIST(kinds, 327, ), "schema/pg15/deparse.txt:668:38"},
-	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 328, ), CONTRACT_LIST(conditions, 328, ), true, false, 0, CONTRACT_LIST(kinds, 328, ), "schema/pg15/deparse.txt:670:36"},
-	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 329, ), CONTRACT_LIST(conditions, 329, ), false, false, 0, CONTRACT_LIST(kinds, 329, 1), "schema/pg15/deparse.txt:672:36"},
-	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 330, ), CONTRACT_LIST(conditions, 330, ), true, false, 0, CONTRACT_LIST(kinds, 330, ), "schema/pg15/deparse.txt:674:33"},
-	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 331, ), CONTRACT_LIST(conditions, 331, ), false, false, 0, CONTRACT_LIST(kinds, 331, 1), "schema/pg15/deparse.txt:676:33"},
-	{ 160, 0, -1, false, false, CONTRACT_LIST(parents, 332, ), CONTRACT_LIST(conditions, 332, ), true, false, 0, CONTRACT_LIST(kinds, 332, ), "schema/pg15/deparse.txt:678:29"},
-	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 333, ), CONTRACT_LIST(conditions, 333, ), true, false, 0, CONTRACT_LIST(kinds, 333, ), "schema/pg15/deparse.txt:680:29"},
-	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 334, ), CONTRACT_LIST(conditions, 334, ), false, false, 0, CONTRACT_LIST(kinds, 334, 1), "schema/pg15/deparse.txt:682:29"},
-	{ 161, 0, -1, false, false, CONTRACT_LIST(parents, 335, ), CONTRACT_LIST(conditions, 335, ), true, false, 0, CONTRACT_LIST(kinds, 335, ), "schema/pg15/deparse.txt:684:28"},
-	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 336, ), CONTRACT_LIST(conditions, 336, ), true, false, 0, CONTRACT_LIST(kinds, 336, ), "schema/pg15/deparse.txt:686:28"},
-	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 337, ), CONTRACT_LIST(conditions, 337, ), false, false, 0, CONTRACT_LIST(kinds, 337, 1), "schema/pg15/deparse.txt:688:28"},
-	{ 162, 0, -1, false, false, CONTRACT_LIST(parents, 338, ), CONTRACT_LIST(conditions, 338, ), true, false, 0, CONTRACT_LIST(kinds, 338, ), "schema/pg15/deparse.txt:690:36"},
-	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 339, ), CONTRACT_LIST(conditions, 339, ), true, false, 0, CONTRACT_LIST(kinds, 339, ), "schema/pg15/deparse.txt:692:35"},
-	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 340, ), CONTRACT_LIST(conditions, 340, ), false, false, 0, CONTRACT_LIST(kinds, 340, 1), "schema/pg15/deparse.txt:694:35"},
-	{ 163, 0, -1, false, false, CONTRACT_LIST(parents, 341, ), CONTRACT_LIST(conditions, 341, ), true, false, 0, CONTRACT_LIST(kinds, 341, ), "schema/pg15/deparse.txt:696:30"},
-	{ 163, 1, -1, false, false, CONTRACT_LIST(parents, 342, ), CONTRACT_LIST(conditions, 342, ), true, false, 0, CONTRACT_LIST(kinds, 342, ), "schema/pg15/deparse.txt:698:31"},
-	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 343, ), CONTRACT_LIST(conditions, 343, ), true, false, 0, CONTRACT_LIST(kinds, 343, ), "schema/pg15/deparse.txt:700:32"},
-	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 344, ), CONTRACT_LIST(conditions, 344, ), false, false, 0, CONTRACT_LIST(kinds, 344, 1), "schema/pg15/deparse.txt:702:32"},
-	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 345, ), CONTRACT_LIST(conditions, 345, ), true, false, 0, CONTRACT_LIST(kinds, 345, ), "schema/pg15/deparse.txt:704:30"},
-	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 346, ), CONTRACT_LIST(conditions, 346, ), false, false, 0, CONTRACT_LIST(kinds, 346, 1), "schema/pg15/deparse.txt:706:30"},
-	{ 164, 0, -1, false, false, CONTRACT_LIST(parents, 347, ), CONTRACT_LIST(conditions, 347, ), true, false, 0, CONTRACT_LIST(kinds, 347, ), "schema/pg15/deparse.txt:708:29"},
-	{ 165, 2, -1, false, false, CONTRACT_LIST(parents, 348, ), CONTRACT_LIST(conditions, 348, ), true, false, 0, CONTRACT_LIST(kinds, 348, ), "schema/pg15/deparse.txt:710:29"},
-	{ 167, 0, -1, false, false, CONTRACT_LIST(parents, 349, ), CONTRACT_LIST(conditions, 349, ), true, false, 0, CONTRACT_LIST(kinds, 349, ), "schema/pg15/deparse.txt:712:25"},
-	{ 168, 0, -1, false, false, CONTRACT_LIST(parents, 350, ), CONTRACT_LIST(conditions, 350, ), true, false, 0, CONTRACT_LIST(kinds, 350, ), "schema/pg15/deparse.txt:714:30"},
-	{ 168, 1, -1, false, false, CONTRACT_LIST(parents, 351, ), CONTRACT_LIST(conditions, 351, ), true, false, 0, CONTRACT_LIST(kinds, 351, ), "schema/pg15/deparse.txt:716:24"},
-	{ 168, 2, -1, false, false, CONTRACT_LIST(parents, 352, ), CONTRACT_LIST(conditions, 352, ), true, false, 0, CONTRACT_LIST(kinds, 352, ), "schema/pg15/deparse.txt:718:27"},
-	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 353, ), CONTRACT_LIST(conditions, 353, ), true, false, 0, CONTRACT_LIST(kinds, 353, ), "schema/pg15/deparse.txt:720:24"},
-	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 354, ), CONTRACT_LIST(conditions, 354, ), false, false, 0, CONTRACT_LIST(kinds, 354, 1), "schema/pg15/deparse.txt:722:24"},
-	{ 169, 0, -1, false, false, CONTRACT_LIST(parents, 355, ), CONTRACT_LIST(conditions, 355, ), true, false, 0, CONTRACT_LIST(kinds, 355, ), "schema/pg15/deparse.txt:724:29"},
-	{ 169, 1, -1, false, false, CONTRACT_LIST(parents, 356, ), CONTRACT_LIST(conditions, 356, ), true, false, 0, CONTRACT_LIST(kinds, 356, ), "schema/pg15/deparse.txt:726:23"},
-	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 357, ), CONTRACT_LIST(conditions, 357, ), true, false, 0, CONTRACT_LIST(kinds, 357, ), "schema/pg15/deparse.txt:728:23"},
-	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 358, ), CONTRACT_LIST(conditions, 358, ), false, false, 0, CONTRACT_LIST(kinds, 358, 1), "schema/pg15/deparse.txt:730:23"},
-	{ 170, 1, -1, false, false, CONTRACT_LIST(parents, 359, ), CONTRACT_LIST(conditions, 359, ), true, false, 0, CONTRACT_LIST(kinds, 359, ), "schema/pg15/deparse.txt:732:31"},
-	{ 170, 2, -1, false, false, CONTRACT_LIST(parents, 360, ), CONTRACT_LIST(conditions, 360, ), true, false, 0, CONTRACT_LIST(kinds, 360, ), "schema/pg15/deparse.txt:734:26"},
-	{ 171, 0, -1, false, false, CONTRACT_LIST(parents, 361, ), CONTRACT_LIST(conditions, 361, ), true, false, 0, CONTRACT_LIST(kinds, 361, ), "schema/pg15/deparse.txt:736:21"},
-	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 362, ), CONTRACT_LIST(conditions, 362, ), true, false, 0, CONTRACT_LIST(kinds, 362, ), "schema/pg15/deparse.txt:738:27"},
-	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 363, ), CONTRACT_LIST(conditions, 363, ), false, false, 0, CONTRACT_LIST(kinds, 363, 1), "schema/pg15/deparse.txt:740:27"},
-	{ 172, 0, -1, false, false, CONTRACT_LIST(parents, 364, ), CONTRACT_LIST(conditions, 364, ), true, false, 0, CONTRACT_LIST(kinds, 364, ), "schema/pg15/deparse.txt:742:31"},
-	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 365, ), CONTRACT_LIST(conditions, 365, ), true, false, 0, CONTRACT_LIST(kinds, 365, ), "schema/pg15/deparse.txt:744:31"},
-	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 366, ), CONTRACT_LIST(conditions, 366, ), false, false, 0, CONTRACT_LIST(kinds, 366, 1), "schema/pg15/deparse.txt:746:31"},
-	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 367, ), CONTRACT_LIST(conditions, 367, ), true, false, 0, CONTRACT_LIST(kinds, 367, ), "schema/pg15/deparse.txt:748:34"},
-	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 368, ), CONTRACT_LIST(conditions, 368, ), false, false, 0, CONTRACT_LIST(kinds, 368, 1), "schema/pg15/deparse.txt:750:34"},
-	{ 173, 0, -1, false, false, CONTRACT_LIST(parents, 369, ), CONTRACT_LIST(conditions, 369, ), true, false, 0, CONTRACT_LIST(kinds, 369, ), "schema/pg15/deparse.txt:752:30"},
-	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 370, ), CONTRACT_LIST(conditions, 370, ), true, false, 0, CONTRACT_LIST(kinds, 370, ), "schema/pg15/deparse.txt:754:30"},
-	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 371, ), CONTRACT_LIST(conditions, 371, ), false, false, 0, CONTRACT_LIST(kinds, 371, 1), "schema/pg15/deparse.txt:756:30"},
-	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 372, ), CONTRACT_LIST(conditions, 372, ), true, false, 0, CONTRACT_LIST(kinds, 372, ), "schema/pg15/deparse.txt:758:33"},
-	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 373, ), CONTRACT_LIST(conditions, 373, ), false, false, 0, CONTRACT_LIST(kinds, 373, 1), "schema/pg15/deparse.txt:760:33"},
-	{ 174, 0, -1, false, false, CONTRACT_LIST(parents, 374, ), CONTRACT_LIST(conditions, 374, ), true, false, 0, CONTRACT_LIST(kinds, 374, ), "schema/pg15/deparse.txt:762:32"},
-	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 375, ), CONTRACT_LIST(conditions, 375, ), true, false, 0, CONTRACT_LIST(kinds, 375, ), "schema/pg15/deparse.txt:764:36"},
-	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 376, ), CONTRACT_LIST(conditions, 376, ), false, false, 0, CONTRACT_LIST(kinds, 376, 1), "schema/pg15/deparse.txt:766:36"},
-	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 377, ), CONTRACT_LIST(conditions, 377, ), true, false, 0, CONTRACT_LIST(kinds, 377, ), "schema/pg15/deparse.txt:768:32"},
-	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 378, ), CONTRACT_LIST(conditions, 378, ), false, false, 0, CONTRACT_LIST(kinds, 378, 1), "schema/pg15/deparse.txt:770:32"},
-	{ 175, 1, -1, false, false, CONTRACT_LIST(parents, 379, ), CONTRACT_LIST(conditions, 379, ), true, false, 0, CONTRACT_LIST(kinds, 379, ), "schema/pg15/deparse.txt:772:31"},
-	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 380, ), CONTRACT_LIST(conditions, 380, ), true, false, 0, CONTRACT_LIST(kinds, 380, ), "schema/pg15/deparse.txt:774:35"},
-	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 381, ), CONTRACT_LIST(conditions, 381, ), false, false, 0, CONTRACT_LIST(kinds, 381, 1), "schema/pg15/deparse.txt:776:35"},
-	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 382, ), CONTRACT_LIST(conditions, 382, ), true, false, 0, CONTRACT_LIST(kinds, 382, ), "schema/pg15/deparse.txt:778:31"},
-	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 383, ), CONTRACT_LIST(conditions, 383, ), false, false, 0, CONTRACT_LIST(kinds, 383, 1), "schema/pg15/deparse.txt:780:31"},
-	{ 176, 0, -1, false, false, CONTRACT_LIST(parents, 384, ), CONTRACT_LIST(conditions, 384, ), true, false, 0, CONTRACT_LIST(kinds, 384, ), "schema/pg15/deparse.txt:782:30"},
-	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 385, ), CONTRACT_LIST(conditions, 385, ), true, false, 0, CONTRACT_LIST(kinds, 385, ), "schema/pg15/deparse.txt:784:26"},
-	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 386, ), CONTRACT_LIST(conditions, 386, ), false, false, 0, CONTRACT_LIST(kinds, 386, 1), "schema/pg15/deparse.txt:786:26"},
-	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 387, ), CONTRACT_LIST(conditions, 387, ), true, false, 0, CONTRACT_LIST(kinds, 387, ), "schema/pg15/deparse.txt:788:28"},
-	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 388, ), CONTRACT_LIST(conditions, 388, ), false, false, 0, CONTRACT_LIST(kinds, 388, 1), "schema/pg15/deparse.txt:790:28"},
-	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 389, ), CONTRACT_LIST(conditions, 389, ), true, false, 0, CONTRACT_LIST(kinds, 389, ), "schema/pg15/deparse.txt:792:23"},
-	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 390, ), CONTRACT_LIST(conditions, 390, ), false, false, 0, CONTRACT_LIST(kinds, 390, 1), "schema/pg15/deparse.txt:794:23"},
-	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 391, ), CONTRACT_LIST(conditions, 391, ), true, false, 0, CONTRACT_LIST(kinds, 391, ), "schema/pg15/deparse.txt:796:27"},
-	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 392, ), CONTRACT_LIST(conditions, 392, ), true, false, 0, CONTRACT_LIST(kinds, 392, ), "schema/pg15/deparse.txt:798:29"},
-	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 393, ), CONTRACT_LIST(conditions, 393, ), false, false, 0, CONTRACT_LIST(kinds, 393, 1), "schema/pg15/deparse.txt:800:29"},
-	{ 179, 0, -1, false, false, CONTRACT_LIST(parents, 394, ), CONTRACT_LIST(conditions, 394, ), true, false, 0, CONTRACT_LIST(kinds, 394, ), "schema/pg15/deparse.txt:802:19"},
-	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 395, ), CONTRACT_LIST(conditions, 395, ), true, false, 0, CONTRACT_LIST(kinds, 395, ), "schema/pg15/deparse.txt:804:25"},
-	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 396, ), CONTRACT_LIST(conditions, 396, ), false, false, 0, CONTRACT_LIST(kinds, 396, 1), "schema/pg15/deparse.txt:806:25"},
-	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 397, ), CONTRACT_LIST(conditions, 397, ), true, false, 0, CONTRACT_LIST(kinds, 397, ), "schema/pg15/deparse.txt:808:13"},
-	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 398, ), CONTRACT_LIST(conditions, 398, ), false, false, 0, CONTRACT_LIST(kinds, 398, 1), "schema/pg15/deparse.txt:810:13"},
-	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 399, ), CONTRACT_LIST(conditions, 399, ), true, false, 0, CONTRACT_LIST(kinds, 399, ), "schema/pg15/deparse.txt:812:18"},
-	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 400, ), CONTRACT_LIST(conditions, 400, ), false, true, 0, CONTRACT_LIST(kinds, 400, ), "schema/pg15/deparse.txt:814:18"},
-	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 401, ), CONTRACT_LIST(conditions, 401, ), true, false, 0, CONTRACT_LIST(kinds, 401, ), "schema/pg15/deparse.txt:816:19"},
-	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 402, ), CONTRACT_LIST(conditions, 402, ), false, false, 0, CONTRACT_LIST(kinds, 402, 1), "schema/pg15/deparse.txt:818:19"},
-	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 403, ), CONTRACT_LIST(conditions, 403, ), true, false, 0, CONTRACT_LIST(kinds, 403, ), "schema/pg15/deparse.txt:820:15"},
-	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 404, ), CONTRACT_LIST(conditions, 404, ), true, false, 0, CONTRACT_LIST(kinds, 404, ), "schema/pg15/deparse.txt:822:20"},
-	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 405, ), CONTRACT_LIST(conditions, 405, ), false, false, 0, CONTRACT_LIST(kinds, 405, 1), "schema/pg15/deparse.txt:824:20"},
-	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 406, ), CONTRACT_LIST(conditions, 406, ), true, false, 0, CONTRACT_LIST(kinds, 406, ), "schema/pg15/deparse.txt:826:19"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 407, ), CONTRACT_LIST(conditions, 407, ), true, false, 0, CONTRACT_LIST(kinds, 407, ), "schema/pg15/deparse.txt:828:27"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 408, ), CONTRACT_LIST(conditions, 408, ), false, true, 0, CONTRACT_LIST(kinds, 408, ), "schema/pg15/deparse.txt:830:27"},
-	{ 189, 1, -1, false, false, CONTRACT_LIST(parents, 409, ), CONTRACT_LIST(conditions, 409, ), true, false, 0, CONTRACT_LIST(kinds, 409, ), "schema/pg15/deparse.txt:832:23"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 410, ), CONTRACT_LIST(conditions, 410, ), true, false, 0, CONTRACT_LIST(kinds, 410, ), "schema/pg15/deparse.txt:834:14"},
-	{ 191, 1, -1, false, false, CONTRACT_LIST(parents, 411, ), CONTRACT_LIST(conditions, 411, ), true, false, 0, CONTRACT_LIST(kinds, 411, ), "schema/pg15/deparse.txt:836:20"},
-	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 412, ), CONTRACT_LIST(conditions, 412, ), true, false, 0, CONTRACT_LIST(kinds, 412, ), "schema/pg15/deparse.txt:838:24"},
-	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 413, ), CONTRACT_LIST(conditions, 413, ), false, false, 0, CONTRACT_LIST(kinds, 413, 1), "schema/pg15/deparse.txt:840:24"},
-	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 414, ), CONTRACT_LIST(conditions, 414, ), true, false, 0, CONTRACT_LIST(kinds, 414, ), "schema/pg15/deparse.txt:842:15"},
-	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 415, ), CONTRACT_LIST(conditions, 415, ), false, false, 0, CONTRACT_LIST(kinds, 415, 1), "schema/pg15/deparse.txt:844:15"},
-	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 416, ), CONTRACT_LIST(conditions, 416, ), true, false, 0, CONTRACT_LIST(kinds, 416, ), "schema/pg15/deparse.txt:846:24"},
-	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 417, ), CONTRACT_LIST(conditions, 417, ), false, false, 0, CONTRACT_LIST(kinds, 417, 1), "schema/pg15/deparse.txt:848:24"},
-	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 418, ), CONTRACT_LIST(conditions, 418, ), true, false, 0, CONTRACT_LIST(kinds, 418, ), "schema/pg15/deparse.txt:850:25"},
-	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 419, ), CONTRACT_LIST(conditions, 419, ), false, false, 0, CONTRACT_LIST(kinds, 419, 1), "schema/pg15/deparse.txt:852:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 420, ), CONTRACT_LIST(conditions, 420, ), true, false, 0, CONTRACT_LIST(kinds, 420, ), "schema/pg15/deparse.txt:854:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 421, ), CONTRACT_LIST(conditions, 421, ), false, true, 0, CONTRACT_LIST(kinds, 421, ), "schema/pg15/deparse.txt:856:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 422, ), CONTRACT_LIST(conditions, 422, ), false, false, 0, CONTRACT_LIST(kinds, 422, 1), "schema/pg15/deparse.txt:858:25"},
-	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 423, ), CONTRACT_LIST(conditions, 423, ), true, false, 0, CONTRACT_LIST(kinds, 423, ), "schema/pg15/deparse.txt:860:26"},
-	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 424, ), CONTRACT_LIST(conditions, 424, ), false, false, 0, CONTRACT_LIST(kinds, 424, 1), "schema/pg15/deparse.txt:862:26"},
-	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 425, ), CONTRACT_LIST(conditions, 425, ), true, false, 0, CONTRACT_LIST(kinds, 425, ), "schema/pg15/deparse.txt:864:27"},
-	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 426, ), CONTRACT_LIST(conditions, 426, ), false, false, 0, CONTRACT_LIST(kinds, 426, 1), "schema/pg15/deparse.txt:866:27"},
-	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 427, ), CONTRACT_LIST(conditions, 427, ), true, false, 0, CONTRACT_LIST(kinds, 427, ), "schema/pg15/deparse.txt:868:25"},
-	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 428, ), CONTRACT_LIST(conditions, 428, ), false, false, 0, CONTRACT_LIST(kinds, 428, 1), "schema/pg15/deparse.txt:870:25"},
-	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 429, ), CONTRACT_LIST(conditions, 429, ), true, false, 0, CONTRACT_LIST(kinds, 429, ), "schema/pg15/deparse.txt:872:27"},
-	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 430, ), CONTRACT_LIST(conditions, 430, ), false, false, 0, CONTRACT_LIST(kinds, 430, 1), "schema/pg15/deparse.txt:874:27"},
-	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 431, ), CONTRACT_LIST(conditions, 431, ), true, false, 0, CONTRACT_LIST(kinds, 431, ), "schema/pg15/deparse.txt:876:24"},
-	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 432, ), CONTRACT_LIST(conditions, 432, ), false, false, 0, CONTRACT_LIST(kinds, 432, 1), "schema/pg15/deparse.txt:878:24"},
-	{ 199, 0, -1, false, false, CONTRACT_LIST(parents, 433, ), CONTRACT_LIST(conditions, 433, ), true, false, 0, CONTRACT_LIST(kinds, 433, ), "schema/pg15/deparse.txt:880:27"},
-	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 434, ), CONTRACT_LIST(conditions, 434, ), true, false, 0, CONTRACT_LIST(kinds, 434, ), "schema/pg15/deparse.txt:882:16"},
-	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 435, ), CONTRACT_LIST(conditions, 435, ), false, false, 0, CONTRACT_LIST(kinds, 435, 1), "schema/pg15/deparse.txt:884:16"},
-	{ 200, 4, -1, false, false, CONTRACT_LIST(parents, 436, ), CONTRACT_LIST(conditions, 436, ), true, false, 0, CONTRACT_LIST(kinds, 436, ), "schema/pg15/deparse.txt:886:18"},
-	{ 200, 6, -1, false, false, CONTRACT_LIST(parents, 437, ), CONTRACT_LIST(conditions, 437, ), true, false, 0, CONTRACT_LIST(kinds, 437, ), "schema/pg15/deparse.txt:888:23"},
-	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 438, ), CONTRACT_LIST(conditions, 438, ), true, false, 0, CONTRACT_LIST(kinds, 438, ), "schema/pg15/deparse.txt:890:23"},
-	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 439, ), CONTRACT_LIST(conditions, 439, ), false, false, 0, CONTRACT_LIST(kinds, 439, 1), "schema/pg15/deparse.txt:892:23"},
-	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 440, ), CONTRACT_LIST(conditions, 440, ), true, false, 0, CONTRACT_LIST(kinds, 440, ), "schema/pg15/deparse.txt:894:22"},
-	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 441, ), CONTRACT_LIST(conditions, 441, ), false, false, 0, CONTRACT_LIST(kinds, 441, 1), "schema/pg15/deparse.txt:896:22"},
-	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 442, ), CONTRACT_LIST(conditions, 442, ), true, false, 0, CONTRACT_LIST(kinds, 442, ), "schema/pg15/deparse.txt:898:21"},
-	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 443, ), CONTRACT_LIST(conditions, 443, ), false, false, 0, CONTRACT_LIST(kinds, 443, 1), "schema/pg15/deparse.txt:900:21"},
-	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 444, ), CONTRACT_LIST(conditions, 444, ), true, false, 0, CONTRACT_LIST(kinds, 444, ), "schema/pg15/deparse.txt:902:19"},
-	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 445, ), CONTRACT_LIST(conditions, 445, ), false, false, 0, CONTRACT_LIST(kinds, 445, 1), "schema/pg15/deparse.txt:904:19"},
-	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 446, ), CONTRACT_LIST(conditions, 446, ), true, false, 0, CONTRACT_LIST(kinds, 446, ), "schema/pg15/deparse.txt:906:23"},
-	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 447, ), CONTRACT_LIST(conditions, 447, ), false, false, 0, CONTRACT_LIST(kinds, 447, 1), "schema/pg15/deparse.txt:908:23"},
-	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 448, ), CONTRACT_LIST(conditions, 448, ), true, false, 0, CONTRACT_LIST(kinds, 448, ), "schema/pg15/deparse.txt:910:17"},
-	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 449, ), CONTRACT_LIST(conditions, 449, ), false, false, 0, CONTRACT_LIST(kinds, 449, 1), "schema/pg15/deparse.txt:912:17"},
-	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 450, ), CONTRACT_LIST(conditions, 450, ), true, false, 0, CONTRACT_LIST(kinds, 450, ), "schema/pg15/deparse.txt:914:23"},
-	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 451, ), CONTRACT_LIST(conditions, 451, ), false, false, 0, CONTRACT_LIST(kinds, 451, 1), "schema/pg15/deparse.txt:916:23"},
-	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 452, ), CONTRACT_LIST(conditions, 452, ), true, false, 0, CONTRACT_LIST(kinds, 452, ), "schema/pg15/deparse.txt:918:20"},
-	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 453, ), CONTRACT_LIST(conditions, 453, ), false, false, 0, CONTRACT_LIST(kinds, 453, 1), "schema/pg15/deparse.txt:920:20"},
-	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 454, ), CONTRACT_LIST(conditions, 454, ), true, false, 0, CONTRACT_LIST(kinds, 454, ), "schema/pg15/deparse.txt:922:21"},
-	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 455, ), CONTRACT_LIST(conditions, 455, ), false, false, 0, CONTRACT_LIST(kinds, 455, 1), "schema/pg15/deparse.txt:924:21"},
-	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 456, ), CONTRACT_LIST(conditions, 456, ), true, false, 0, CONTRACT_LIST(kinds, 456, ), "schema/pg15/deparse.txt:926:21"},
-	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 457, ), CONTRACT_LIST(conditions, 457, ), false, false, 0, CONTRACT_LIST(kinds, 457, 1), "schema/pg15/deparse.txt:928:21"},
-	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 458, ), CONTRACT_LIST(conditions, 458, ), true, false, 0, CONTRACT_LIST(kinds, 458, ), "schema/pg15/deparse.txt:930:17"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 459, ), CONTRACT_LIST(conditions, 459, ), false, false, 0, CONTRACT_LIST(kinds, 459, 1), "schema/pg15/deparse.txt:932:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 460, ), CONTRACT_LIST(conditions, 460, ), false, false, 0, CONTRACT_LIST(kinds, 460, 1), "schema/pg15/deparse.txt:934:13"},
-	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 461, ), CONTRACT_LIST(conditions, 461, ), true, false, 0, CONTRACT_LIST(kinds, 461, ), "schema/pg15/deparse.txt:936:24"},
-	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 462, ), CONTRACT_LIST(conditions, 462, ), false, false, 0, CONTRACT_LIST(kinds, 462, 1), "schema/pg15/deparse.txt:938:24"},
-	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 463, ), CONTRACT_LIST(conditions, 463, ), false, false, 0, CONTRACT_LIST(kinds, 463, 1), "schema/pg15/deparse.txt:940:24"},
-	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 464, ), CONTRACT_LIST(conditions, 464, ), true, false, 0, CONTRACT_LIST(kinds, 464, ), "schema/pg15/deparse.txt:942:28"},
-	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 465, ), CONTRACT_LIST(conditions, 465, ), false, false, 0, CONTRACT_LIST(kinds, 465, 1), "schema/pg15/deparse.txt:944:28"},
-	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 466, ), CONTRACT_LIST(conditions, 466, ), true, false, 0, CONTRACT_LIST(kinds, 466, ), "schema/pg15/deparse.txt:946:17"},
-	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 467, ), CONTRACT_LIST(conditions, 467, ), false, false, 0, CONTRACT_LIST(kinds, 467, 1), "schema/pg15/deparse.txt:948:17"},
-	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 468, ), CONTRACT_LIST(conditions, 468, ), true, false, 0, CONTRACT_LIST(kinds, 468, ), "schema/pg15/deparse.txt:950:32"},
-	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 469, ), CONTRACT_LIST(conditions, 469, ), false, false, 0, CONTRACT_LIST(kinds, 469, 1), "schema/pg15/deparse.txt:952:32"},
-	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 470, ), CONTRACT_LIST(conditions, 470, ), true, false, 0, CONTRACT_LIST(kinds, 470, ), "schema/pg15/deparse.txt:954:30"},
-	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 471, ), CONTRACT_LIST(conditions, 471, ), false, false, 0, CONTRACT_LIST(kinds, 471, 1), "schema/pg15/deparse.txt:956:30"},
-	{ 216, 0, -1, false, false, CONTRACT_LIST(parents, 472, ), CONTRACT_LIST(conditions, 472, ), true, false, 0, CONTRACT_LIST(kinds, 472, ), "schema/pg15/deparse.txt:958:26"},
-	{ 217, 1, -1, false, false, CONTRACT_LIST(parents, 473, ), CONTRACT_LIST(conditions, 473, ), true, false, 0, CONTRACT_LIST(kinds, 473, ), "schema/pg15/deparse.txt:960:28"},
-	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 474, ), CONTRACT_LIST(conditions, 474, ), true, false, 0, CONTRACT_LIST(kinds, 474, ), "schema/pg15/deparse.txt:962:27"},
-	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 475, ), CONTRACT_LIST(conditions, 475, ), false, false, 0, CONTRACT_LIST(kinds, 475, 1), "schema/pg15/deparse.txt:964:27"},
-	{ 220, 2, -1, false, false, CONTRACT_LIST(parents, 476, ), CONTRACT_LIST(conditions, 476, ), true, false, 0, CONTRACT_LIST(kinds, 476, ), "schema/pg15/deparse.txt:966:24"},
-	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 477, ), CONTRACT_LIST(conditions, 477, ), true, false, 0, CONTRACT_LIST(kinds, 477, ), "schema/pg15/deparse.txt:968:17"},
-	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 478, ), CONTRACT_LIST(conditions, 478, ), false, false, 0, CONTRACT_LIST(kinds, 478, 1), "schema/pg15/deparse.txt:970:17"},
-	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 479, ), CONTRACT_LIST(conditions, 479, ), true, false, 0, CONTRACT_LIST(kinds, 479, ), "schema/pg15/deparse.txt:972:25"},
-	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 480, ), CONTRACT_LIST(conditions, 480, ), false, false, 0, CONTRACT_LIST(kinds, 480, 1), "schema/pg15/deparse.txt:974:25"},
-	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 481, ), CONTRACT_LIST(conditions, 481, ), true, false, 0, CONTRACT_LIST(kinds, 481, ), "schema/pg15/deparse.txt:976:30"},
-	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 482, ), CONTRACT_LIST(conditions, 482, ), false, false, 0, CONTRACT_LIST(kinds, 482, 1), "schema/pg15/deparse.txt:978:30"},
-	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 483, ), CONTRACT_LIST(conditions, 483, ), true, false, 0, CONTRACT_LIST(kinds, 483, ), "schema/pg15/deparse.txt:980:33"},
-	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 484, ), CONTRACT_LIST(conditions, 484, ), false, false, 0, CONTRACT_LIST(kinds, 484, 1), "schema/pg15/deparse.txt:982:33"},
-	{ 224, 2, -1, false, false, CONTRACT_LIST(parents, 485, ), CONTRACT_LIST(conditions, 485, ), true, false, 0, CONTRACT_LIST(kinds, 485, ), "schema/pg15/deparse.txt:984:35"},
-	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 486, ), CONTRACT_LIST(conditions, 486, ), true, false, 0, CONTRACT_LIST(kinds, 486, ), "schema/pg15/deparse.txt:986:31"},
-	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 487, ), CONTRACT_LIST(conditions, 487, ), false, false, 0, CONTRACT_LIST(kinds, 487, 1), "schema/pg15/deparse.txt:988:31"},
-	{ 225, 1, -1, false, false, CONTRACT_LIST(parents, 488, ), CONTRACT_LIST(conditions, 488, ), true, false, 0, CONTRACT_LIST(kinds, 488, ), "schema/pg15/deparse.txt:990:34"},
-	{ 225, 4, -1, false, false, CONTRACT_LIST(parents, 489, ), CONTRACT_LIST(conditions, 489, ), true, false, 0, CONTRACT_LIST(kinds, 489, ), "schema/pg15/deparse.txt:992:34"},
-	{ 226, 0, -1, false, false, CONTRACT_LIST(parents, 490, ), CONTRACT_LIST(conditions, 490, ), true, false, 0, CONTRACT_LIST(kinds, 490, ), "schema/pg15/deparse.txt:994:25"},
-	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 491, ), CONTRACT_LIST(conditions, 491, ), true, false, 0, CONTRACT_LIST(kinds, 491, ), "schema/pg15/deparse.txt:996:31"},
-	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 492, ), CONTRACT_LIST(conditions, 492, ), false, false, 0, CONTRACT_LIST(kinds, 492, 1), "schema/pg15/deparse.txt:998:31"},
-	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 493, ), CONTRACT_LIST(conditions, 493, ), true, false, 0, CONTRACT_LIST(kinds, 493, ), "schema/pg15/deparse.txt:1000:26"},
-	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 494, ), CONTRACT_LIST(conditions, 494, ), true, false, 0, CONTRACT_LIST(kinds, 494, ), "schema/pg15/deparse.txt:1002:29"},
-	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 495, ), CONTRACT_LIST(conditions, 495, ), false, false, 0, CONTRACT_LIST(kinds, 495, 1), "schema/pg15/deparse.txt:1004:29"},
-	{ 229, 0, -1, false, false, CONTRACT_LIST(parents, 496, ), CONTRACT_LIST(conditions, 496, ), true, false, 0, CONTRACT_LIST(kinds, 496, ), "schema/pg15/deparse.txt:1006:24"},
-	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 497, ), CONTRACT_LIST(conditions, 497, ), true, false, 0, CONTRACT_LIST(kinds, 497, ), "schema/pg15/deparse.txt:1008:25"},
-	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 498, ), CONTRACT_LIST(conditions, 498, ), false, false, 0, CONTRACT_LIST(kinds, 498, 1), "schema/pg15/deparse.txt:1010:25"},
-	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 499, ), CONTRACT_LIST(conditions, 499, ), true, false, 0, CONTRACT_LIST(kinds, 499, ), "schema/pg15/deparse.txt:1012:23"},
-	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 500, ), CONTRACT_LIST(conditions, 500, ), false, false, 0, CONTRACT_LIST(kinds, 500, 1), "schema/pg15/deparse.txt:1014:23"},
-	{ 231, 0, -1, false, false, CONTRACT_LIST(parents, 501, ), CONTRACT_LIST(conditions, 501, ), true, false, 0, CONTRACT_LIST(kinds, 501, ), "schema/pg15/deparse.txt:1016:24"},
-	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 502, ), CONTRACT_LIST(conditions, 502, ), true, false, 0, CONTRACT_LIST(kinds, 502, ), "schema/pg15/deparse.txt:1018:27"},
-	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 503, ), CONTRACT_LIST(conditions, 503, ), false, false, 0, CONTRACT_LIST(kinds, 503, 1), "schema/pg15/deparse.txt:1020:27"},
-	{ 234, 0, -1, false, false, CONTRACT_LIST(parents, 504, ), CONTRACT_LIST(conditions, 504, ), true, false, 0, CONTRACT_LIST(kinds, 504, ), "schema/pg15/deparse.txt:1022:19"},
-	{ 235, 0, -1, false, false, CONTRACT_LIST(parents, 505, ), CONTRACT_LIST(conditions, 505, ), true, false, 0, CONTRACT_LIST(kinds, 505, ), "schema/pg15/deparse.txt:1024:25"},
-	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 506, ), CONTRACT_LIST(conditions, 506, ), true, false, 0, CONTRACT_LIST(kinds, 506, ), "schema/pg15/deparse.txt:1026:24"},
-	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 507, ), CONTRACT_LIST(conditions, 507, ), false, false, 0, CONTRACT_LIST(kinds, 507, 1), "schema/pg15/deparse.txt:1028:24"},
-	{ 237, 0, -1, false, false, CONTRACT_LIST(parents, 508, ), CONTRACT_LIST(conditions, 508, ), true, false, 0, CONTRACT_LIST(kinds, 508, ), "schema/pg15/deparse.txt:1030:27"},
-	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 509, ), CONTRACT_LIST(conditions, 509, ), true, false, 0, CONTRACT_LIST(kinds, 509, ), "schema/pg15/deparse.txt:1032:26"},
-	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 510, ), CONTRACT_LIST(conditions, 510, ), false, false, 0, CONTRACT_LIST(kinds, 510, 1), "schema/pg15/deparse.txt:1034:26"},
+	{ 3, 0, -1, false, false, CONTRACT_LIST(parents, 0, ), CONTRACT_LIST(conditions, 0, ), true, false, 0, CONTRACT_LIST(kinds, 0, ), "schema/pg15/deparse.txt:14:12"},
+	{ 6, 0, -1, false, false, CONTRACT_LIST(parents, 1, ), CONTRACT_LIST(conditions, 1, ), true, false, 0, CONTRACT_LIST(kinds, 1, ), "schema/pg15/deparse.txt:16:17"},
+	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 2, ), CONTRACT_LIST(conditions, 2, ), false, true, 0, CONTRACT_LIST(kinds, 2, ), "schema/pg15/deparse.txt:18:12"},
+	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 3, ), CONTRACT_LIST(conditions, 3, ), false, false, 0, CONTRACT_LIST(kinds, 3, 1), "schema/pg15/deparse.txt:20:12"},
+	{ 11, 0, -1, false, false, CONTRACT_LIST(parents, 4, ), CONTRACT_LIST(conditions, 4, ), true, false, 0, CONTRACT_LIST(kinds, 4, ), "schema/pg15/deparse.txt:22:17"},
+	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 5, ), CONTRACT_LIST(conditions, 5, ), true, false, 0, CONTRACT_LIST(kinds, 5, ), "schema/pg15/deparse.txt:24:16"},
+	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 6, ), CONTRACT_LIST(conditions, 6, ), false, false, 0, CONTRACT_LIST(kinds, 6, 1), "schema/pg15/deparse.txt:26:16"},
+	{ 12, 2, -1, false, false, CONTRACT_LIST(parents, 7, ), CONTRACT_LIST(conditions, 7, ), true, false, 0, CONTRACT_LIST(kinds, 7, ), "schema/pg15/deparse.txt:28:18"},
+	{ 12, 4, -1, false, false, CONTRACT_LIST(parents, 8, ), CONTRACT_LIST(conditions, 8, ), true, false, 0, CONTRACT_LIST(kinds, 8, ), "schema/pg15/deparse.txt:30:25"},
+	{ 17, 1, -1, false, false, CONTRACT_LIST(parents, 9, ), CONTRACT_LIST(conditions, 9, ), true, false, 0, CONTRACT_LIST(kinds, 9, ), "schema/pg15/deparse.txt:32:19"},
+	{ 17, 1, -1, false, false, CONTRACT_LIST(parents, 10, ), CONTRACT_LIST(conditions, 10, ), false, true, 0, CONTRACT_LIST(kinds, 10, ), "schema/pg15/deparse.txt:34:19"},
+	{ 17, 1, -1, false, false, CONTRACT_LIST(parents, 11, ), CONTRACT_LIST(conditions, 11, ), false, false, 0, CONTRACT_LIST(kinds, 11, 1), "schema/pg15/deparse.txt:36:19"},
+	{ 21, 1, -1, false, false, CONTRACT_LIST(parents, 12, ), CONTRACT_LIST(conditions, 12, ), true, false, 0, CONTRACT_LIST(kinds, 12, ), "schema/pg15/deparse.txt:38:18"},
+	{ 21, 1, -1, false, false, CONTRACT_LIST(parents, 13, ), CONTRACT_LIST(conditions, 13, ), false, false, 0, CONTRACT_LIST(kinds, 13, 1), "schema/pg15/deparse.txt:40:18"},
+	{ 21, 2, -1, false, false, CONTRACT_LIST(parents, 14, ), CONTRACT_LIST(conditions, 14, ), true, false, 0, CONTRACT_LIST(kinds, 14, ), "schema/pg15/deparse.txt:42:19"},
+	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 15, ), CONTRACT_LIST(conditions, 15, ), true, false, 0, CONTRACT_LIST(kinds, 15, ), "schema/pg15/deparse.txt:44:15"},
+	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 16, ), CONTRACT_LIST(conditions, 16, ), false, true, 0, CONTRACT_LIST(kinds, 16, ), "schema/pg15/deparse.txt:46:15"},
+	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 17, ), CONTRACT_LIST(conditions, 17, ), false, false, 0, CONTRACT_LIST(kinds, 17, 1), "schema/pg15/deparse.txt:48:15"},
+	{ 27, 3, -1, false, false, CONTRACT_LIST(parents, 18, ), CONTRACT_LIST(conditions, 18, ), false, false, 0, CONTRACT_LIST(kinds, 18, 1), "schema/pg15/deparse.txt:50:18"},
+	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 19, ), CONTRACT_LIST(conditions, 19, ), true, false, 0, CONTRACT_LIST(kinds, 19, ), "schema/pg15/deparse.txt:52:19"},
+	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 20, ), CONTRACT_LIST(conditions, 20, ), false, false, 0, CONTRACT_LIST(kinds, 20, 1), "schema/pg15/deparse.txt:54:19"},
+	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 21, ), CONTRACT_LIST(conditions, 21, ), true, false, 0, CONTRACT_LIST(kinds, 21, ), "schema/pg15/deparse.txt:56:19"},
+	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 22, ), CONTRACT_LIST(conditions, 22, ), false, false, 0, CONTRACT_LIST(kinds, 22, 1), "schema/pg15/deparse.txt:58:19"},
+	{ 37, 3, -1, false, false, CONTRACT_LIST(parents, 23, ), CONTRACT_LIST(conditions, 23, ), false, false, 0, CONTRACT_LIST(kinds, 23, 1), "schema/pg15/deparse.txt:60:14"},
+	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 24, ), CONTRACT_LIST(conditions, 24, ), true, false, 0, CONTRACT_LIST(kinds, 24, ), "schema/pg15/deparse.txt:62:15"},
+	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 25, ), CONTRACT_LIST(conditions, 25, ), false, true, 0, CONTRACT_LIST(kinds, 25, ), "schema/pg15/deparse.txt:64:15"},
+	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 26, ), CONTRACT_LIST(conditions, 26, ), false, false, 0, CONTRACT_LIST(kinds, 26, 1), "schema/pg15/deparse.txt:66:15"},
+	{ 37, 5, -1, false, false, CONTRACT_LIST(parents, 27, ), CONTRACT_LIST(conditions, 27, ), false, false, 0, CONTRACT_LIST(kinds, 27, 1), "schema/pg15/deparse.txt:68:20"},
+	{ 38, 1, -1, false, false, CONTRACT_LIST(parents, 28, ), CONTRACT_LIST(conditions, 28, ), true, false, 0, CONTRACT_LIST(kinds, 28, ), "schema/pg15/deparse.txt:70:15"},
+	{ 38, 1, -1, false, false, CONTRACT_LIST(parents, 29, ), CONTRACT_LIST(conditions, 29, ), false, false, 0, CONTRACT_LIST(kinds, 29, 1), "schema/pg15/deparse.txt:72:15"},
+	{ 38, 2, -1, false, false, CONTRACT_LIST(parents, 30, ), CONTRACT_LIST(conditions, 30, ), true, false, 0, CONTRACT_LIST(kinds, 30, ), "schema/pg15/deparse.txt:74:17"},
+	{ 38, 2, -1, false, false, CONTRACT_LIST(parents, 31, ), CONTRACT_LIST(conditions, 31, ), false, false, 0, CONTRACT_LIST(kinds, 31, 1), "schema/pg15/deparse.txt:76:17"},
+	{ 41, 1, -1, false, false, CONTRACT_LIST(parents, 32, ), CONTRACT_LIST(conditions, 32, ), true, false, 0, CONTRACT_LIST(kinds, 32, ), "schema/pg15/deparse.txt:78:14"},
+	{ 41, 1, -1, false, false, CONTRACT_LIST(parents, 33, ), CONTRACT_LIST(conditions, 33, ), false, false, 0, CONTRACT_LIST(kinds, 33, 1), "schema/pg15/deparse.txt:80:14"},
+	{ 43, 3, -1, false, false, CONTRACT_LIST(parents, 34, ), CONTRACT_LIST(conditions, 34, ), true, false, 0, CONTRACT_LIST(kinds, 34, ), "schema/pg15/deparse.txt:82:19"},
+	{ 43, 3, -1, false, false, CONTRACT_LIST(parents, 35, ), CONTRACT_LIST(conditions, 35, ), false, true, 0, CONTRACT_LIST(kinds, 35, ), "schema/pg15/deparse.txt:84:19"},
+	{ 43, 3, -1, false, false, CONTRACT_LIST(parents, 36, ), CONTRACT_LIST(conditions, 36, ), false, false, 0, CONTRACT_LIST(kinds, 36, 1), "schema/pg15/deparse.txt:86:19"},
+	{ 44, 5, -1, false, false, CONTRACT_LIST(parents, 37, ), CONTRACT_LIST(conditions, 37, ), true, false, 0, CONTRACT_LIST(kinds, 37, ), "schema/pg15/deparse.txt:88:17"},
+	{ 44, 5, -1, false, false, CONTRACT_LIST(parents, 38, ), CONTRACT_LIST(conditions, 38, ), false, true, 0, CONTRACT_LIST(kinds, 38, ), "schema/pg15/deparse.txt:90:17"},
+	{ 44, 5, -1, false, false, CONTRACT_LIST(parents, 39, ), CONTRACT_LIST(conditions, 39, ), false, false, 0, CONTRACT_LIST(kinds, 39, 1), "schema/pg15/deparse.txt:92:17"},
+	{ 46, 2, -1, false, false, CONTRACT_LIST(parents, 40, ), CONTRACT_LIST(conditions, 40, ), true, false, 0, CONTRACT_LIST(kinds, 40, ), "schema/pg15/deparse.txt:94:14"},
+	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 41, ), CONTRACT_LIST(conditions, 41, ), true, false, 0, CONTRACT_LIST(kinds, 41, ), "schema/pg15/deparse.txt:96:20"},
+	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 42, ), CONTRACT_LIST(conditions, 42, ), false, false, 0, CONTRACT_LIST(kinds, 42, 1), "schema/pg15/deparse.txt:98:20"},
+	{ 46, 5, -1, false, false, CONTRACT_LIST(parents, 43, ), CONTRACT_LIST(conditions, 43, ), true, false, 0, CONTRACT_LIST(kinds, 43, ), "schema/pg15/deparse.txt:100:14"},
+	{ 46, 5, -1, false, false, CONTRACT_LIST(parents, 44, ), CONTRACT_LIST(conditions, 44, ), false, false, 0, CONTRACT_LIST(kinds, 44, 1), "schema/pg15/deparse.txt:102:14"},
+	{ 46, 5, -1, false, false, CONTRACT_LIST(parents, 45, ), CONTRACT_LIST(conditions, 45, ), false, false, 0, CONTRACT_LIST(kinds, 45, 1), "schema/pg15/deparse.txt:104:14"},
+	{ 47, 1, -1, false, false, CONTRACT_LIST(parents, 46, ), CONTRACT_LIST(conditions, 46, ), true, false, 0, CONTRACT_LIST(kinds, 46, ), "schema/pg15/deparse.txt:106:14"},
+	{ 47, 1, -1, false, false, CONTRACT_LIST(parents, 47, ), CONTRACT_LIST(conditions, 47, ), false, false, 0, CONTRACT_LIST(kinds, 47, 1), "schema/pg15/deparse.txt:108:14"},
+	{ 48, 1, -1, false, false, CONTRACT_LIST(parents, 48, ), CONTRACT_LIST(conditions, 48, ), true, false, 0, CONTRACT_LIST(kinds, 48, ), "schema/pg15/deparse.txt:110:17"},
+	{ 48, 1, -1, false, false, CONTRACT_LIST(parents, 49, ), CONTRACT_LIST(conditions, 49, ), false, false, 0, CONTRACT_LIST(kinds, 49, 1), "schema/pg15/deparse.txt:112:17"},
+	{ 52, 2, -1, false, false, CONTRACT_LIST(parents, 50, ), CONTRACT_LIST(conditions, 50, ), true, false, 0, CONTRACT_LIST(kinds, 50, ), "schema/pg15/deparse.txt:114:27"},
+	{ 57, 2, -1, false, false, CONTRACT_LIST(parents, 51, ), CONTRACT_LIST(conditions, 51, ), true, false, 0, CONTRACT_LIST(kinds, 51, ), "schema/pg15/deparse.txt:116:15"},
+	{ 57, 2, -1, false, false, CONTRACT_LIST(parents, 52, ), CONTRACT_LIST(conditions, 52, ), false, false, 0, CONTRACT_LIST(kinds, 52, 1), "schema/pg15/deparse.txt:118:15"},
+	{ 57, 3, -1, false, false, CONTRACT_LIST(parents, 53, ), CONTRACT_LIST(conditions, 53, ), true, false, 0, CONTRACT_LIST(kinds, 53, ), "schema/pg15/deparse.txt:120:15"},
+	{ 57, 3, -1, false, false, CONTRACT_LIST(parents, 54, ), CONTRACT_LIST(conditions, 54, ), false, false, 0, CONTRACT_LIST(kinds, 54, 1), "schema/pg15/deparse.txt:122:15"},
+	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 55, ), CONTRACT_LIST(conditions, 55, ), true, false, 0, CONTRACT_LIST(kinds, 55, ), "schema/pg15/deparse.txt:124:23"},
+	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 56, ), CONTRACT_LIST(conditions, 56, ), false, false, 0, CONTRACT_LIST(kinds, 56, 1), "schema/pg15/deparse.txt:126:23"},
+	{ 57, 6, -1, false, false, CONTRACT_LIST(parents, 57, ), CONTRACT_LIST(conditions, 57, ), false, false, 0, CONTRACT_LIST(kinds, 57, 1), "schema/pg15/deparse.txt:128:16"},
+	{ 60, 0, -1, false, false, CONTRACT_LIST(parents, 58, ), CONTRACT_LIST(conditions, 58, ), true, false, 0, CONTRACT_LIST(kinds, 58, ), "schema/pg15/deparse.txt:130:16"},
+	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 59, ), CONTRACT_LIST(conditions, 59, ), true, false, 0, CONTRACT_LIST(kinds, 59, ), "schema/pg15/deparse.txt:132:22"},
+	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 60, ), CONTRACT_LIST(conditions, 60, ), false, false, 0, CONTRACT_LIST(kinds, 60, 1), "schema/pg15/deparse.txt:134:22"},
+	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 61, ), CONTRACT_LIST(conditions, 61, ), true, false, 0, CONTRACT_LIST(kinds, 61, ), "schema/pg15/deparse.txt:136:20"},
+	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 62, ), CONTRACT_LIST(conditions, 62, ), false, false, 0, CONTRACT_LIST(kinds, 62, 1), "schema/pg15/deparse.txt:138:20"},
+	{ 62, 0, -1, false, false, CONTRACT_LIST(parents, 63, ), CONTRACT_LIST(conditions, 63, ), false, false, 0, CONTRACT_LIST(kinds, 63, 1), "schema/pg15/deparse.txt:140:14"},
+	{ 64, 0, -1, false, false, CONTRACT_LIST(parents, 64, ), CONTRACT_LIST(conditions, 64, ), true, false, 0, CONTRACT_LIST(kinds, 64, ), "schema/pg15/deparse.txt:142:21"},
+	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 65, ), CONTRACT_LIST(conditions, 65, ), true, false, 0, CONTRACT_LIST(kinds, 65, ), "schema/pg15/deparse.txt:144:17"},
+	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 66, ), CONTRACT_LIST(conditions, 66, ), false, false, 0, CONTRACT_LIST(kinds, 66, 1), "schema/pg15/deparse.txt:146:17"},
+	{ 64, 2, -1, false, false, CONTRACT_LIST(parents, 67, ), CONTRACT_LIST(conditions, 67, ), false, false, 0, CONTRACT_LIST(kinds, 67, 1), "schema/pg15/deparse.txt:148:24"},
+	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 68, ), CONTRACT_LIST(conditions, 68, ), true, false, 0, CONTRACT_LIST(kinds, 68, ), "schema/pg15/deparse.txt:150:27"},
+	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 69, ), CONTRACT_LIST(conditions, 69, ), false, false, 0, CONTRACT_LIST(kinds, 69, 1), "schema/pg15/deparse.txt:152:27"},
+	{ 65, 0, -1, false, false, CONTRACT_LIST(parents, 70, ), CONTRACT_LIST(conditions, 70, ), true, false, 0, CONTRACT_LIST(kinds, 70, ), "schema/pg15/deparse.txt:154:21"},
+	{ 65, 1, -1, false, false, CONTRACT_LIST(parents, 71, ), CONTRACT_LIST(conditions, 71, ), true, false, 0, CONTRACT_LIST(kinds, 71, ), "schema/pg15/deparse.txt:156:25"},
+	{ 65, 1, -1, false, false, CONTRACT_LIST(parents, 72, ), CONTRACT_LIST(conditions, 72, ), false, false, 0, CONTRACT_LIST(kinds, 72, 1), "schema/pg15/deparse.txt:158:25"},
+	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 73, ), CONTRACT_LIST(conditions, 73, ), true, false, 0, CONTRACT_LIST(kinds, 73, ), "schema/pg15/deparse.txt:160:27"},
+	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 74, ), CONTRACT_LIST(conditions, 74, ), false, false, 0, CONTRACT_LIST(kinds, 74, 1), "schema/pg15/deparse.txt:162:27"},
+	{ 66, 0, -1, false, false, CONTRACT_LIST(parents, 75, ), CONTRACT_LIST(conditions, 75, ), true, false, 0, CONTRACT_LIST(kinds, 75, ), "schema/pg15/deparse.txt:164:21"},
+	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 76, ), CONTRACT_LIST(conditions, 76, ), true, false, 0, CONTRACT_LIST(kinds, 76, ), "schema/pg15/deparse.txt:166:24"},
+	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 77, ), CONTRACT_LIST(conditions, 77, ), false, true, 0, CONTRACT_LIST(kinds, 77, ), "schema/pg15/deparse.txt:168:24"},
+	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 78, ), CONTRACT_LIST(conditions, 78, ), false, false, 0, CONTRACT_LIST(kinds, 78, 1), "schema/pg15/deparse.txt:170:24"},
+	{ 66, 3, -1, false, false, CONTRACT_LIST(parents, 79, ), CONTRACT_LIST(conditions, 79, ), true, false, 0, CONTRACT_LIST(kinds, 79, ), "schema/pg15/deparse.txt:172:24"},
+	{ 66, 3, -1, false, false, CONTRACT_LIST(parents, 80, ), CONTRACT_LIST(conditions, 80, ), false, false, 0, CONTRACT_LIST(kinds, 80, 1), "schema/pg15/deparse.txt:174:24"},
+	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 81, ), CONTRACT_LIST(conditions, 81, ), true, false, 0, CONTRACT_LIST(kinds, 81, ), "schema/pg15/deparse.txt:176:27"},
+	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 82, ), CONTRACT_LIST(conditions, 82, ), false, false, 0, CONTRACT_LIST(kinds, 82, 1), "schema/pg15/deparse.txt:178:27"},
+	{ 67, 0, -1, false, false, CONTRACT_LIST(parents, 83, ), CONTRACT_LIST(conditions, 83, ), true, false, 0, CONTRACT_LIST(kinds, 83, ), "schema/pg15/deparse.txt:180:20"},
+	{ 67, 1, -1, false, false, CONTRACT_LIST(parents, 84, ), CONTRACT_LIST(conditions, 84, ), true, false, 0, CONTRACT_LIST(kinds, 84, ), "schema/pg15/deparse.txt:182:27"},
+	{ 67, 1, -1, false, false, CONTRACT_LIST(parents, 85, ), CONTRACT_LIST(conditions, 85, ), false, false, 0, CONTRACT_LIST(kinds, 85, 1), "schema/pg15/deparse.txt:184:27"},
+	{ 67, 2, -1, false, false, CONTRACT_LIST(parents, 86, ), CONTRACT_LIST(conditions, 86, ), true, false, 0, CONTRACT_LIST(kinds, 86, ), "schema/pg15/deparse.txt:186:26"},
+	{ 67, 2, -1, false, false, CONTRACT_LIST(parents, 87, ), CONTRACT_LIST(conditions, 87, ), false, false, 0, CONTRACT_LIST(kinds, 87, 1), "schema/pg15/deparse.txt:188:26"},
+	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 88, ), CONTRACT_LIST(conditions, 88, ), true, false, 0, CONTRACT_LIST(kinds, 88, ), "schema/pg15/deparse.txt:190:30"},
+	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 89, ), CONTRACT_LIST(conditions, 89, ), false, true, 0, CONTRACT_LIST(kinds, 89, ), "schema/pg15/deparse.txt:192:30"},
+	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 90, ), CONTRACT_LIST(conditions, 90, ), false, false, 0, CONTRACT_LIST(kinds, 90, 1), "schema/pg15/deparse.txt:194:30"},
+	{ 68, 0, -1, false, false, CONTRACT_LIST(parents, 91, ), CONTRACT_LIST(conditions, 91, ), false, false, 0, CONTRACT_LIST(kinds, 91, 1), "schema/pg15/deparse.txt:196:28"},
+	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 92, ), CONTRACT_LIST(conditions, 92, ), true, false, 0, CONTRACT_LIST(kinds, 92, ), "schema/pg15/deparse.txt:198:24"},
+	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 93, ), CONTRACT_LIST(conditions, 93, ), false, false, 0, CONTRACT_LIST(kinds, 93, 1), "schema/pg15/deparse.txt:200:24"},
+	{ 68, 3, -1, false, false, CONTRACT_LIST(parents, 94, ), CONTRACT_LIST(conditions, 94, ), true, false, 0, CONTRACT_LIST(kinds, 94, ), "schema/pg15/deparse.txt:202:24"},
+	{ 68, 3, -1, false, false, CONTRACT_LIST(parents, 95, ), CONTRACT_LIST(conditions, 95, ), false, false, 0, CONTRACT_LIST(kinds, 95, 1), "schema/pg15/deparse.txt:204:24"},
+	{ 68, 4, -1, false, false, CONTRACT_LIST(parents, 96, ), CONTRACT_LIST(conditions, 96, ), false, false, 0, CONTRACT_LIST(kinds, 96, 1), "schema/pg15/deparse.txt:206:25"},
+	{ 68, 5, -1, false, false, CONTRACT_LIST(parents, 97, ), CONTRACT_LIST(conditions, 97, ), true, false, 0, CONTRACT_LIST(kinds, 97, ), "schema/pg15/deparse.txt:208:25"},
+	{ 68, 5, -1, false, false, CONTRACT_LIST(parents, 98, ), CONTRACT_LIST(conditions, 98, ), false, false, 0, CONTRACT_LIST(kinds, 98, 1), "schema/pg15/deparse.txt:210:25"},
+	{ 68, 7, -1, false, false, CONTRACT_LIST(parents, 99, ), CONTRACT_LIST(conditions, 99, ), false, false, 0, CONTRACT_LIST(kinds, 99, 1), "schema/pg15/deparse.txt:212:26"},
+	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 100, ), CONTRACT_LIST(conditions, 100, ), true, false, 0, CONTRACT_LIST(kinds, 100, ), "schema/pg15/deparse.txt:214:26"},
+	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 101, ), CONTRACT_LIST(conditions, 101, ), false, false, 0, CONTRACT_LIST(kinds, 101, 1), "schema/pg15/deparse.txt:216:26"},
+	{ 68, 9, -1, false, false, CONTRACT_LIST(parents, 102, ), CONTRACT_LIST(conditions, 102, ), true, false, 0, CONTRACT_LIST(kinds, 102, ), "schema/pg15/deparse.txt:218:25"},
+	{ 68, 9, -1, false, false, CONTRACT_LIST(parents, 103, ), CONTRACT_LIST(conditions, 103, ), false, false, 0, CONTRACT_LIST(kinds, 103, 1), "schema/pg15/deparse.txt:220:25"},
+	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 104, ), CONTRACT_LIST(conditions, 104, ), true, false, 0, CONTRACT_LIST(kinds, 104, ), "schema/pg15/deparse.txt:222:24"},
+	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 105, ), CONTRACT_LIST(conditions, 105, ), false, false, 0, CONTRACT_LIST(kinds, 105, 1), "schema/pg15/deparse.txt:224:24"},
+	{ 68, 11, -1, false, false, CONTRACT_LIST(parents, 106, ), CONTRACT_LIST(conditions, 106, ), false, false, 0, CONTRACT_LIST(kinds, 106, 1), "schema/pg15/deparse.txt:226:25"},
+	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 107, ), CONTRACT_LIST(conditions, 107, ), true, false, 0, CONTRACT_LIST(kinds, 107, ), "schema/pg15/deparse.txt:228:27"},
+	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 108, ), CONTRACT_LIST(conditions, 108, ), false, false, 0, CONTRACT_LIST(kinds, 108, 1), "schema/pg15/deparse.txt:230:27"},
+	{ 69, 0, -1, false, false, CONTRACT_LIST(parents, 109, ), CONTRACT_LIST(conditions, 109, ), true, false, 0, CONTRACT_LIST(kinds, 109, ), "schema/pg15/deparse.txt:232:22"},
+	{ 69, 0, -1, false, false, CONTRACT_LIST(parents, 110, ), CONTRACT_LIST(conditions, 110, ), false, false, 0, CONTRACT_LIST(kinds, 110, 1), "schema/pg15/deparse.txt:234:22"},
+	{ 71, 0, -1, false, false, CONTRACT_LIST(parents, 111, ), CONTRACT_LIST(conditions, 111, ), true, false, 0, CONTRACT_LIST(kinds, 111, ), "schema/pg15/deparse.txt:236:25"},
+	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 112, ), CONTRACT_LIST(conditions, 112, ), true, false, 0, CONTRACT_LIST(kinds, 112, ), "schema/pg15/deparse.txt:238:21"},
+	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 113, ), CONTRACT_LIST(conditions, 113, ), false, true, 0, CONTRACT_LIST(kinds, 113, ), "schema/pg15/deparse.txt:240:21"},
+	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 114, ), CONTRACT_LIST(conditions, 114, ), false, false, 0, CONTRACT_LIST(kinds, 114, 1), "schema/pg15/deparse.txt:242:21"},
+	{ 72, 4, -1, false, false, CONTRACT_LIST(parents, 115, ), CONTRACT_LIST(conditions, 115, ), false, false, 0, CONTRACT_LIST(kinds, 115, 1), "schema/pg15/deparse.txt:244:19"},
+	{ 72, 4, -1, false, false, CONTRACT_LIST(parents, 116, ), CONTRACT_LIST(conditions, 116, ), true, false, 0, CONTRACT_LIST(kinds, 116, ), "schema/pg15/deparse.txt:246:19"},
+	{ 73, 0, -1, false, false, CONTRACT_LIST(parents, 117, ), CONTRACT_LIST(conditions, 117, ), true, false, 0, CONTRACT_LIST(kinds, 117, ), "schema/pg15/deparse.txt:248:25"},
+	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 118, ), CONTRACT_LIST(conditions, 118, ), true, false, 0, CONTRACT_LIST(kinds, 118, ), "schema/pg15/deparse.txt:250:27"},
+	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 119, ), CONTRACT_LIST(conditions, 119, ), false, true, 0, CONTRACT_LIST(kinds, 119, ), "schema/pg15/deparse.txt:252:27"},
+	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 120, ), CONTRACT_LIST(conditions, 120, ), false, false, 0, CONTRACT_LIST(kinds, 120, 1), "schema/pg15/deparse.txt:254:27"},
+	{ 73, 3, -1, false, false, CONTRACT_LIST(parents, 121, ), CONTRACT_LIST(conditions, 121, ), false, false, 0, CONTRACT_LIST(kinds, 121, 1), "schema/pg15/deparse.txt:256:21"},
+	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 122, ), CONTRACT_LIST(conditions, 122, ), true, false, 0, CONTRACT_LIST(kinds, 122, ), "schema/pg15/deparse.txt:258:19"},
+	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 123, ), CONTRACT_LIST(conditions, 123, ), false, false, 0, CONTRACT_LIST(kinds, 123, 1), "schema/pg15/deparse.txt:260:19"},
+	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 124, ), CONTRACT_LIST(conditions, 124, ), false, false, 0, CONTRACT_LIST(kinds, 124, 1), "schema/pg15/deparse.txt:262:19"},
+	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 125, ), CONTRACT_LIST(conditions, 125, ), true, false, 0, CONTRACT_LIST(kinds, 125, ), "schema/pg15/deparse.txt:264:22"},
+	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 126, ), CONTRACT_LIST(conditions, 126, ), false, false, 0, CONTRACT_LIST(kinds, 126, 1), "schema/pg15/deparse.txt:266:22"},
+	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 127, ), CONTRACT_LIST(conditions, 127, ), true, false, 0, CONTRACT_LIST(kinds, 127, ), "schema/pg15/deparse.txt:268:20"},
+	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 128, ), CONTRACT_LIST(conditions, 128, ), false, true, 0, CONTRACT_LIST(kinds, 128, ), "schema/pg15/deparse.txt:270:20"},
+	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 129, ), CONTRACT_LIST(conditions, 129, ), false, false, 0, CONTRACT_LIST(kinds, 129, 1), "schema/pg15/deparse.txt:272:20"},
+	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 130, ), CONTRACT_LIST(conditions, 130, ), true, false, 0, CONTRACT_LIST(kinds, 130, ), "schema/pg15/deparse.txt:274:29"},
+	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 131, ), CONTRACT_LIST(conditions, 131, ), false, true, 0, CONTRACT_LIST(kinds, 131, ), "schema/pg15/deparse.txt:276:29"},
+	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 132, ), CONTRACT_LIST(conditions, 132, ), false, false, 0, CONTRACT_LIST(kinds, 132, 1), "schema/pg15/deparse.txt:278:29"},
+	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 133, ), CONTRACT_LIST(conditions, 133, ), true, false, 0, CONTRACT_LIST(kinds, 133, ), "schema/pg15/deparse.txt:280:29"},
+	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 134, ), CONTRACT_LIST(conditions, 134, ), false, true, 0, CONTRACT_LIST(kinds, 134, ), "schema/pg15/deparse.txt:282:29"},
+	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 135, ), CONTRACT_LIST(conditions, 135, ), false, false, 0, CONTRACT_LIST(kinds, 135, 1), "schema/pg15/deparse.txt:284:29"},
+	{ 76, 4, -1, false, false, CONTRACT_LIST(parents, 136, ), CONTRACT_LIST(conditions, 136, ), true, false, 0, CONTRACT_LIST(kinds, 136, ), "schema/pg15/deparse.txt:286:23"},
+	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 137, ), CONTRACT_LIST(conditions, 137, ), true, false, 0, CONTRACT_LIST(kinds, 137, ), "schema/pg15/deparse.txt:288:36"},
+	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 138, ), CONTRACT_LIST(conditions, 138, ), false, false, 0, CONTRACT_LIST(kinds, 138, 1), "schema/pg15/deparse.txt:290:36"},
+	{ 77, 1, -1, false, false, CONTRACT_LIST(parents, 139, ), CONTRACT_LIST(conditions, 139, ), true, false, 0, CONTRACT_LIST(kinds, 139, ), "schema/pg15/deparse.txt:292:35"},
+	{ 79, 0, -1, false, false, CONTRACT_LIST(parents, 140, ), CONTRACT_LIST(conditions, 140, ), true, false, 0, CONTRACT_LIST(kinds, 140, ), "schema/pg15/deparse.txt:294:22"},
+	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 141, ), CONTRACT_LIST(conditions, 141, ), true, false, 0, CONTRACT_LIST(kinds, 141, ), "schema/pg15/deparse.txt:296:20"},
+	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 142, ), CONTRACT_LIST(conditions, 142, ), false, false, 0, CONTRACT_LIST(kinds, 142, 1), "schema/pg15/deparse.txt:298:20"},
+	{ 80, 1, -1, false, false, CONTRACT_LIST(parents, 143, ), CONTRACT_LIST(conditions, 143, ), false, false, 0, CONTRACT_LIST(kinds, 143, 1), "schema/pg15/deparse.txt:300:16"},
+	{ 80, 1, -1, false, false, CONTRACT_LIST(parents, 144, ), CONTRACT_LIST(conditions, 144, ), true, false, 0, CONTRACT_LIST(kinds, 144, ), "schema/pg15/deparse.txt:302:16"},
+	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 145, ), CONTRACT_LIST(conditions, 145, ), true, false, 0, CONTRACT_LIST(kinds, 145, ), "schema/pg15/deparse.txt:304:18"},
+	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 146, ), CONTRACT_LIST(conditions, 146, ), false, false, 0, CONTRACT_LIST(kinds, 146, 1), "schema/pg15/deparse.txt:306:18"},
+	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 147, ), CONTRACT_LIST(conditions, 147, ), true, false, 0, CONTRACT_LIST(kinds, 147, ), "schema/pg15/deparse.txt:308:18"},
+	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 148, ), CONTRACT_LIST(conditions, 148, ), false, false, 0, CONTRACT_LIST(kinds, 148, 1), "schema/pg15/deparse.txt:310:18"},
+	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 149, ), CONTRACT_LIST(conditions, 149, ), false, false, 0, CONTRACT_LIST(kinds, 149, 1), "schema/pg15/deparse.txt:312:18"},
+	{ 80, 7, -1, false, false, CONTRACT_LIST(parents, 150, ), CONTRACT_LIST(conditions, 150, ), false, false, 0, CONTRACT_LIST(kinds, 150, 1), "schema/pg15/deparse.txt:314:23"},
+	{ 81, 0, -1, false, false, CONTRACT_LIST(parents, 151, ), CONTRACT_LIST(conditions, 151, ), true, false, 0, CONTRACT_LIST(kinds, 151, ), "schema/pg15/deparse.txt:316:21"},
+	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 152, ), CONTRACT_LIST(conditions, 152, ), true, false, 0, CONTRACT_LIST(kinds, 152, ), "schema/pg15/deparse.txt:318:23"},
+	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 153, ), CONTRACT_LIST(conditions, 153, ), false, false, 0, CONTRACT_LIST(kinds, 153, 1), "schema/pg15/deparse.txt:320:23"},
+	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 154, ), CONTRACT_LIST(conditions, 154, ), false, false, 0, CONTRACT_LIST(kinds, 154, 1), "schema/pg15/deparse.txt:322:23"},
+	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 155, ), CONTRACT_LIST(conditions, 155, ), true, false, 0, CONTRACT_LIST(kinds, 155, ), "schema/pg15/deparse.txt:324:26"},
+	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 156, ), CONTRACT_LIST(conditions, 156, ), false, false, 0, CONTRACT_LIST(kinds, 156, 1), "schema/pg15/deparse.txt:326:26"},
+	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 157, ), CONTRACT_LIST(conditions, 157, ), true, false, 0, CONTRACT_LIST(kinds, 157, ), "schema/pg15/deparse.txt:328:20"},
+	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 158, ), CONTRACT_LIST(conditions, 158, ), false, false, 0, CONTRACT_LIST(kinds, 158, 1), "schema/pg15/deparse.txt:330:20"},
+	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 159, ), CONTRACT_LIST(conditions, 159, ), false, false, 0, CONTRACT_LIST(kinds, 159, 1), "schema/pg15/deparse.txt:332:20"},
+	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 160, ), CONTRACT_LIST(conditions, 160, ), true, false, 0, CONTRACT_LIST(kinds, 160, ), "schema/pg15/deparse.txt:334:21"},
+	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 161, ), CONTRACT_LIST(conditions, 161, ), false, true, 0, CONTRACT_LIST(kinds, 161, ), "schema/pg15/deparse.txt:336:21"},
+	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 162, ), CONTRACT_LIST(conditions, 162, ), false, false, 0, CONTRACT_LIST(kinds, 162, 1), "schema/pg15/deparse.txt:338:21"},
+	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 163, ), CONTRACT_LIST(conditions, 163, ), false, false, 2, CONTRACT_LIST(kinds, 163, ), "schema/pg15/deparse.txt:340:17"},
+	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 164, ), CONTRACT_LIST(conditions, 164, ), false, false, 0, CONTRACT_LIST(kinds, 164, 1), "schema/pg15/deparse.txt:342:17"},
+	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 165, ), CONTRACT_LIST(conditions, 165, ), true, false, 0, CONTRACT_LIST(kinds, 165, ), "schema/pg15/deparse.txt:344:23"},
+	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 166, ), CONTRACT_LIST(conditions, 166, ), false, false, 0, CONTRACT_LIST(kinds, 166, 1), "schema/pg15/deparse.txt:346:23"},
+	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 167, ), CONTRACT_LIST(conditions, 167, ), true, false, 0, CONTRACT_LIST(kinds, 167, ), "schema/pg15/deparse.txt:348:18"},
+	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 168, ), CONTRACT_LIST(conditions, 168, ), false, true, 0, CONTRACT_LIST(kinds, 168, ), "schema/pg15/deparse.txt:350:18"},
+	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 169, ), CONTRACT_LIST(conditions, 169, ), false, false, 0, CONTRACT_LIST(kinds, 169, 1), "schema/pg15/deparse.txt:352:18"},
+	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 170, ), CONTRACT_LIST(conditions, 170, ), true, false, 0, CONTRACT_LIST(kinds, 170, ), "schema/pg15/deparse.txt:354:24"},
+	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 171, ), CONTRACT_LIST(conditions, 171, ), false, true, 0, CONTRACT_LIST(kinds, 171, ), "schema/pg15/deparse.txt:356:24"},
+	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 172, ), CONTRACT_LIST(conditions, 172, ), false, false, 0, CONTRACT_LIST(kinds, 172, 1), "schema/pg15/deparse.txt:358:24"},
+	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 173, ), CONTRACT_LIST(conditions, 173, ), true, false, 0, CONTRACT_LIST(kinds, 173, ), "schema/pg15/deparse.txt:360:20"},
+	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 174, ), CONTRACT_LIST(conditions, 174, ), false, false, 0, CONTRACT_LIST(kinds, 174, 1), "schema/pg15/deparse.txt:362:20"},
+	{ 86, 2, -1, false, false, CONTRACT_LIST(parents, 175, ), CONTRACT_LIST(conditions, 175, ), true, false, 0, CONTRACT_LIST(kinds, 175, ), "schema/pg15/deparse.txt:364:22"},
+	{ 87, 1, -1, false, false, CONTRACT_LIST(parents, 176, ), CONTRACT_LIST(conditions, 176, ), true, false, 0, CONTRACT_LIST(kinds, 176, ), "schema/pg15/deparse.txt:366:20"},
+	{ 87, 2, -1, false, false, CONTRACT_LIST(parents, 177, ), CONTRACT_LIST(conditions, 177, ), true, false, 0, CONTRACT_LIST(kinds, 177, ), "schema/pg15/deparse.txt:368:25"},
+	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 178, ), CONTRACT_LIST(conditions, 178, ), true, false, 0, CONTRACT_LIST(kinds, 178, ), "schema/pg15/deparse.txt:370:24"},
+	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 179, ), CONTRACT_LIST(conditions, 179, ), false, true, 0, CONTRACT_LIST(kinds, 179, ), "schema/pg15/deparse.txt:372:24"},
+	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 180, ), CONTRACT_LIST(conditions, 180, ), false, false, 0, CONTRACT_LIST(kinds, 180, 1), "schema/pg15/deparse.txt:374:24"},
+	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 181, ), CONTRACT_LIST(conditions, 181, ), true, false, 0, CONTRACT_LIST(kinds, 181, ), "schema/pg15/deparse.txt:376:34"},
+	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 182, ), CONTRACT_LIST(conditions, 182, ), false, false, 0, CONTRACT_LIST(kinds, 182, 1), "schema/pg15/deparse.txt:378:34"},
+	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 183, ), CONTRACT_LIST(conditions, 183, ), true, false, 0, CONTRACT_LIST(kinds, 183, ), "schema/pg15/deparse.txt:380:19"},
+	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 184, ), CONTRACT_LIST(conditions, 184, ), false, false, 0, CONTRACT_LIST(kinds, 184, 1), "schema/pg15/deparse.txt:382:19"},
+	{ 87, 7, -1, false, false, CONTRACT_LIST(parents, 185, ), CONTRACT_LIST(conditions, 185, ), false, false, 0, CONTRACT_LIST(kinds, 185, 1), "schema/pg15/deparse.txt:384:24"},
+	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 186, ), CONTRACT_LIST(conditions, 186, ), true, false, 0, CONTRACT_LIST(kinds, 186, ), "schema/pg15/deparse.txt:386:29"},
+	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 187, ), CONTRACT_LIST(conditions, 187, ), false, true, 0, CONTRACT_LIST(kinds, 187, ), "schema/pg15/deparse.txt:388:29"},
+	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 188, ), CONTRACT_LIST(conditions, 188, ), false, false, 0, CONTRACT_LIST(kinds, 188, 1), "schema/pg15/deparse.txt:390:29"},
+	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 189, ), CONTRACT_LIST(conditions, 189, ), true, false, 0, CONTRACT_LIST(kinds, 189, ), "schema/pg15/deparse.txt:392:31"},
+	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 190, ), CONTRACT_LIST(conditions, 190, ), false, false, 0, CONTRACT_LIST(kinds, 190, 1), "schema/pg15/deparse.txt:394:31"},
+	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 191, ), CONTRACT_LIST(conditions, 191, ), true, false, 0, CONTRACT_LIST(kinds, 191, ), "schema/pg15/deparse.txt:396:28"},
+	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 192, ), CONTRACT_LIST(conditions, 192, ), false, false, 0, CONTRACT_LIST(kinds, 192, 1), "schema/pg15/deparse.txt:398:28"},
+	{ 88, 6, -1, false, false, CONTRACT_LIST(parents, 193, ), CONTRACT_LIST(conditions, 193, ), false, false, 0, CONTRACT_LIST(kinds, 193, 1), "schema/pg15/deparse.txt:400:29"},
+	{ 89, 1, -1, false, false, CONTRACT_LIST(parents, 194, ), CONTRACT_LIST(conditions, 194, ), true, false, 0, CONTRACT_LIST(kinds, 194, ), "schema/pg15/deparse.txt:402:24"},
+	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 195, ), CONTRACT_LIST(conditions, 195, ), true, false, 0, CONTRACT_LIST(kinds, 195, ), "schema/pg15/deparse.txt:404:27"},
+	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 196, ), CONTRACT_LIST(conditions, 196, ), false, true, 0, CONTRACT_LIST(kinds, 196, ), "schema/pg15/deparse.txt:406:27"},
+	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 197, ), CONTRACT_LIST(conditions, 197, ), false, false, 0, CONTRACT_LIST(kinds, 197, 1), "schema/pg15/deparse.txt:408:27"},
+	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 198, ), CONTRACT_LIST(conditions, 198, ), true, false, 0, CONTRACT_LIST(kinds, 198, ), "schema/pg15/deparse.txt:410:13"},
+	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 199, ), CONTRACT_LIST(conditions, 199, ), false, true, 0, CONTRACT_LIST(kinds, 199, ), "schema/pg15/deparse.txt:412:13"},
+	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 200, ), CONTRACT_LIST(conditions, 200, ), false, false, 0, CONTRACT_LIST(kinds, 200, 1), "schema/pg15/deparse.txt:414:13"},
+	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 201, ), CONTRACT_LIST(conditions, 201, ), false, false, 0, CONTRACT_LIST(kinds, 201, 1), "schema/pg15/deparse.txt:416:19"},
+	{ 91, 5, -1, false, false, CONTRACT_LIST(parents, 202, ), CONTRACT_LIST(conditions, 202, ), true, false, 0, CONTRACT_LIST(kinds, 202, ), "schema/pg15/deparse.txt:418:20"},
+	{ 92, 0, -1, false, false, CONTRACT_LIST(parents, 203, ), CONTRACT_LIST(conditions, 203, ), true, false, 0, CONTRACT_LIST(kinds, 203, ), "schema/pg15/deparse.txt:420:19"},
+	{ 92, 1, -1, false, false, CONTRACT_LIST(parents, 204, ), CONTRACT_LIST(conditions, 204, ), true, false, 0, CONTRACT_LIST(kinds, 204, ), "schema/pg15/deparse.txt:422:19"},
+	{ 92, 2, -1, false, false, CONTRACT_LIST(parents, 205, ), CONTRACT_LIST(conditions, 205, ), false, false, 0, CONTRACT_LIST(kinds, 205, 1), "schema/pg15/deparse.txt:424:23"},
+	{ 92, 5, -1, false, false, CONTRACT_LIST(parents, 206, ), CONTRACT_LIST(conditions, 206, ), true, false, 0, CONTRACT_LIST(kinds, 206, ), "schema/pg15/deparse.txt:426:18"},
+	{ 92, 5, -1, false, false, CONTRACT_LIST(parents, 207, ), CONTRACT_LIST(conditions, 207, ), false, false, 0, CONTRACT_LIST(kinds, 207, 1), "schema/pg15/deparse.txt:428:18"},
+	{ 93, 0, -1, false, false, CONTRACT_LIST(parents, 208, ), CONTRACT_LIST(conditions, 208, ), true, false, 0, CONTRACT_LIST(kinds, 208, ), "schema/pg15/deparse.txt:430:26"},
+	{ 94, 0, -1, false, false, CONTRACT_LIST(parents, 209, ), CONTRACT_LIST(conditions, 209, ), true, false, 0, CONTRACT_LIST(kinds, 209, ), "schema/pg15/deparse.txt:432:26"},
+	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 210, ), CONTRACT_LIST(conditions, 210, ), true, false, 0, CONTRACT_LIST(kinds, 210, ), "schema/pg15/deparse.txt:434:25"},
+	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 211, ), CONTRACT_LIST(conditions, 211, ), false, false, 0, CONTRACT_LIST(kinds, 211, 1), "schema/pg15/deparse.txt:436:25"},
+	{ 97, 0, -1, false, false, CONTRACT_LIST(parents, 212, ), CONTRACT_LIST(conditions, 212, ), true, false, 0, CONTRACT_LIST(kinds, 212, ), "schema/pg15/deparse.txt:438:15"},
+	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 213, ), CONTRACT_LIST(conditions, 213, ), true, false, 0, CONTRACT_LIST(kinds, 213, ), "schema/pg15/deparse.txt:440:18"},
+	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 214, ), CONTRACT_LIST(conditions, 214, ), false, false, 0, CONTRACT_LIST(kinds, 214, 1), "schema/pg15/deparse.txt:442:18"},
+	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 215, ), CONTRACT_LIST(conditions, 215, ), true, false, 0, CONTRACT_LIST(kinds, 215, ), "schema/pg15/deparse.txt:444:16"},
+	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 216, ), CONTRACT_LIST(conditions, 216, ), false, false, 0, CONTRACT_LIST(kinds, 216, 1), "schema/pg15/deparse.txt:446:16"},
+	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 217, ), CONTRACT_LIST(conditions, 217, ), true, false, 0, CONTRACT_LIST(kinds, 217, ), "schema/pg15/deparse.txt:448:18"},
+	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 218, ), CONTRACT_LIST(conditions, 218, ), false, false, 0, CONTRACT_LIST(kinds, 218, 1), "schema/pg15/deparse.txt:450:18"},
+	{ 98, 0, -1, false, false, CONTRACT_LIST(parents, 219, ), CONTRACT_LIST(conditions, 219, ), true, false, 0, CONTRACT_LIST(kinds, 219, ), "schema/pg15/deparse.txt:452:19"},
+	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 220, ), CONTRACT_LIST(conditions, 220, ), true, false, 0, CONTRACT_LIST(kinds, 220, ), "schema/pg15/deparse.txt:454:29"},
+	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 221, ), CONTRACT_LIST(conditions, 221, ), false, true, 0, CONTRACT_LIST(kinds, 221, ), "schema/pg15/deparse.txt:456:29"},
+	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 222, ), CONTRACT_LIST(conditions, 222, ), false, false, 0, CONTRACT_LIST(kinds, 222, 1), "schema/pg15/deparse.txt:458:29"},
+	{ 99, 1, -1, false, false, CONTRACT_LIST(parents, 223, ), CONTRACT_LIST(conditions, 223, ), true, false, 0, CONTRACT_LIST(kinds, 223, ), "schema/pg15/deparse.txt:460:28"},
+	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 224, ), CONTRACT_LIST(conditions, 224, ), true, false, 0, CONTRACT_LIST(kinds, 224, ), "schema/pg15/deparse.txt:462:30"},
+	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 225, ), CONTRACT_LIST(conditions, 225, ), false, false, 0, CONTRACT_LIST(kinds, 225, 1), "schema/pg15/deparse.txt:464:30"},
+	{ 100, 0, -1, false, false, CONTRACT_LIST(parents, 226, ), CONTRACT_LIST(conditions, 226, ), true, false, 0, CONTRACT_LIST(kinds, 226, ), "schema/pg15/deparse.txt:466:21"},
+	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 227, ), CONTRACT_LIST(conditions, 227, ), true, false, 0, CONTRACT_LIST(kinds, 227, ), "schema/pg15/deparse.txt:468:22"},
+	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 228, ), CONTRACT_LIST(conditions, 228, ), false, false, 0, CONTRACT_LIST(kinds, 228, 1), "schema/pg15/deparse.txt:470:22"},
+	{ 101, 0, -1, false, false, CONTRACT_LIST(parents, 229, ), CONTRACT_LIST(conditions, 229, ), true, false, 0, CONTRACT_LIST(kinds, 229, ), "schema/pg15/deparse.txt:472:19"},
+	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 230, ), CONTRACT_LIST(conditions, 230, ), true, false, 0, CONTRACT_LIST(kinds, 230, ), "schema/pg15/deparse.txt:474:20"},
+	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 231, ), CONTRACT_LIST(conditions, 231, ), false, false, 0, CONTRACT_LIST(kinds, 231, 1), "schema/pg15/deparse.txt:476:20"},
+	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 232, ), CONTRACT_LIST(conditions, 232, ), true, false, 0, CONTRACT_LIST(kinds, 232, ), "schema/pg15/deparse.txt:478:20"},
+	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 233, ), CONTRACT_LIST(conditions, 233, ), false, false, 0, CONTRACT_LIST(kinds, 233, 1), "schema/pg15/deparse.txt:480:20"},
+	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 234, ), CONTRACT_LIST(conditions, 234, ), true, false, 0, CONTRACT_LIST(kinds, 234, ), "schema/pg15/deparse.txt:482:17"},
+	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 235, ), CONTRACT_LIST(conditions, 235, ), false, false, 0, CONTRACT_LIST(kinds, 235, 1), "schema/pg15/deparse.txt:484:17"},
+	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 236, ), CONTRACT_LIST(conditions, 236, ), true, false, 0, CONTRACT_LIST(kinds, 236, ), "schema/pg15/deparse.txt:486:19"},
+	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 237, ), CONTRACT_LIST(conditions, 237, ), false, false, 0, CONTRACT_LIST(kinds, 237, 1), "schema/pg15/deparse.txt:488:19"},
+	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 238, ), CONTRACT_LIST(conditions, 238, ), true, false, 0, CONTRACT_LIST(kinds, 238, ), "schema/pg15/deparse.txt:490:21"},
+	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 239, ), CONTRACT_LIST(conditions, 239, ), false, false, 0, CONTRACT_LIST(kinds, 239, 1), "schema/pg15/deparse.txt:492:21"},
+	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 240, ), CONTRACT_LIST(conditions, 240, ), true, false, 0, CONTRACT_LIST(kinds, 240, ), "schema/pg15/deparse.txt:494:25"},
+	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 241, ), CONTRACT_LIST(conditions, 241, ), false, false, 0, CONTRACT_LIST(kinds, 241, 1), "schema/pg15/deparse.txt:496:25"},
+	{ 104, 1, -1, false, false, CONTRACT_LIST(parents, 242, ), CONTRACT_LIST(conditions, 242, ), true, false, 0, CONTRACT_LIST(kinds, 242, ), "schema/pg15/deparse.txt:498:24"},
+	{ 105, 0, -1, false, false, CONTRACT_LIST(parents, 243, ), CONTRACT_LIST(conditions, 243, ), true, false, 0, CONTRACT_LIST(kinds, 243, ), "schema/pg15/deparse.txt:500:24"},
+	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 244, ), CONTRACT_LIST(conditions, 244, ), true, false, 0, CONTRACT_LIST(kinds, 244, ), "schema/pg15/deparse.txt:502:23"},
+	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 245, ), CONTRACT_LIST(conditions, 245, ), false, false, 0, CONTRACT_LIST(kinds, 245, 1), "schema/pg15/deparse.txt:504:23"},
+	{ 106, 0, -1, false, false, CONTRACT_LIST(parents, 246, ), CONTRACT_LIST(conditions, 246, ), true, false, 0, CONTRACT_LIST(kinds, 246, ), "schema/pg15/deparse.txt:506:23"},
+	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 247, ), CONTRACT_LIST(conditions, 247, ), true, false, 0, CONTRACT_LIST(kinds, 247, ), "schema/pg15/deparse.txt:508:22"},
+	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 248, ), CONTRACT_LIST(conditions, 248, ), false, true, 0, CONTRACT_LIST(kinds, 248, ), "schema/pg15/deparse.txt:510:22"},
+	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 249, ), CONTRACT_LIST(conditions, 249, ), false, false, 0, CONTRACT_LIST(kinds, 249, 1), "schema/pg15/deparse.txt:512:22"},
+	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 250, ), CONTRACT_LIST(conditions, 250, ), true, false, 0, CONTRACT_LIST(kinds, 250, ), "schema/pg15/deparse.txt:514:22"},
+	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 251, ), CONTRACT_LIST(conditions, 251, ), false, false, 0, CONTRACT_LIST(kinds, 251, 1), "schema/pg15/deparse.txt:516:22"},
+	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 252, ), CONTRACT_LIST(conditions, 252, ), false, false, 0, CONTRACT_LIST(kinds, 252, 1), "schema/pg15/deparse.txt:518:22"},
+	{ 108, 0, -1, false, false, CONTRACT_LIST(parents, 253, ), CONTRACT_LIST(conditions, 253, ), true, false, 0, CONTRACT_LIST(kinds, 253, ), "schema/pg15/deparse.txt:520:23"},
+	{ 110, 2, -1, false, false, CONTRACT_LIST(parents, 254, ), CONTRACT_LIST(conditions, 254, ), true, false, 0, CONTRACT_LIST(kinds, 254, ), "schema/pg15/deparse.txt:522:25"},
+	{ 110, 3, -1, false, false, CONTRACT_LIST(parents, 255, ), CONTRACT_LIST(conditions, 255, ), true, false, 0, CONTRACT_LIST(kinds, 255, ), "schema/pg15/deparse.txt:524:25"},
+	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 256, ), CONTRACT_LIST(conditions, 256, ), true, false, 0, CONTRACT_LIST(kinds, 256, ), "schema/pg15/deparse.txt:526:25"},
+	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 257, ), CONTRACT_LIST(conditions, 257, ), false, true, 0, CONTRACT_LIST(kinds, 257, ), "schema/pg15/deparse.txt:528:25"},
+	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 258, ), CONTRACT_LIST(conditions, 258, ), false, false, 0, CONTRACT_LIST(kinds, 258, 1), "schema/pg15/deparse.txt:530:25"},
+	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 259, ), CONTRACT_LIST(conditions, 259, ), true, false, 0, CONTRACT_LIST(kinds, 259, ), "schema/pg15/deparse.txt:532:21"},
+	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 260, ), CONTRACT_LIST(conditions, 260, ), false, false, 0, CONTRACT_LIST(kinds, 260, 1), "schema/pg15/deparse.txt:534:21"},
+	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 261, ), CONTRACT_LIST(conditions, 261, ), true, false, 0, CONTRACT_LIST(kinds, 261, ), "schema/pg15/deparse.txt:536:24"},
+	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 262, ), CONTRACT_LIST(conditions, 262, ), false, false, 0, CONTRACT_LIST(kinds, 262, 1), "schema/pg15/deparse.txt:538:24"},
+	{ 110, 10, -1, false, false, CONTRACT_LIST(parents, 263, ), CONTRACT_LIST(conditions, 263, ), false, false, 0, CONTRACT_LIST(kinds, 263, 1), "schema/pg15/deparse.txt:540:28"},
+	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 264, ), CONTRACT_LIST(conditions, 264, ), true, false, 0, CONTRACT_LIST(kinds, 264, ), "schema/pg15/deparse.txt:542:32"},
+	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 265, ), CONTRACT_LIST(conditions, 265, ), false, false, 0, CONTRACT_LIST(kinds, 265, 1), "schema/pg15/deparse.txt:544:32"},
+	{ 111, 1, -1, false, false, CONTRACT_LIST(parents, 266, ), CONTRACT_LIST(conditions, 266, ), true, false, 0, CONTRACT_LIST(kinds, 266, ), "schema/pg15/deparse.txt:546:24"},
+	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 267, ), CONTRACT_LIST(conditions, 267, ), true, false, 0, CONTRACT_LIST(kinds, 267, ), "schema/pg15/deparse.txt:548:27"},
+	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 268, ), CONTRACT_LIST(conditions, 268, ), false, true, 0, CONTRACT_LIST(kinds, 268, ), "schema/pg15/deparse.txt:550:27"},
+	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 269, ), CONTRACT_LIST(conditions, 269, ), false, false, 0, CONTRACT_LIST(kinds, 269, 1), "schema/pg15/deparse.txt:552:27"},
+	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 270, ), CONTRACT_LIST(conditions, 270, ), true, false, 0, CONTRACT_LIST(kinds, 270, ), "schema/pg15/deparse.txt:554:26"},
+	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 271, ), CONTRACT_LIST(conditions, 271, ), false, false, 0, CONTRACT_LIST(kinds, 271, 1), "schema/pg15/deparse.txt:556:26"},
+	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 272, ), CONTRACT_LIST(conditions, 272, ), true, false, 0, CONTRACT_LIST(kinds, 272, ), "schema/pg15/deparse.txt:558:29"},
+	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 273, ), CONTRACT_LIST(conditions, 273, ), false, false, 0, CONTRACT_LIST(kinds, 273, 1), "schema/pg15/deparse.txt:560:29"},
+	{ 112, 1, -1, false, false, CONTRACT_LIST(parents, 274, ), CONTRACT_LIST(conditions, 274, ), true, false, 0, CONTRACT_LIST(kinds, 274, ), "schema/pg15/deparse.txt:562:21"},
+	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 275, ), CONTRACT_LIST(conditions, 275, ), true, false, 0, CONTRACT_LIST(kinds, 275, ), "schema/pg15/deparse.txt:564:24"},
+	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 276, ), CONTRACT_LIST(conditions, 276, ), false, false, 0, CONTRACT_LIST(kinds, 276, 1), "schema/pg15/deparse.txt:566:24"},
+	{ 113, 0, -1, false, false, CONTRACT_LIST(parents, 277, ), CONTRACT_LIST(conditions, 277, ), true, false, 0, CONTRACT_LIST(kinds, 277, ), "schema/pg15/deparse.txt:568:20"},
+	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 278, ), CONTRACT_LIST(conditions, 278, ), true, false, 0, CONTRACT_LIST(kinds, 278, ), "schema/pg15/deparse.txt:570:23"},
+	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 279, ), CONTRACT_LIST(conditions, 279, ), false, false, 0, CONTRACT_LIST(kinds, 279, 1), "schema/pg15/deparse.txt:572:23"},
+	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 280, ), CONTRACT_LIST(conditions, 280, ), true, false, 0, CONTRACT_LIST(kinds, 280, ), "schema/pg15/deparse.txt:574:20"},
+	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 281, ), CONTRACT_LIST(conditions, 281, ), false, true, 0, CONTRACT_LIST(kinds, 281, ), "schema/pg15/deparse.txt:576:20"},
+	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 282, ), CONTRACT_LIST(conditions, 282, ), false, false, 0, CONTRACT_LIST(kinds, 282, 1), "schema/pg15/deparse.txt:578:20"},
+	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 283, ), CONTRACT_LIST(conditions, 283, ), true, false, 0, CONTRACT_LIST(kinds, 283, ), "schema/pg15/deparse.txt:580:20"},
+	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 284, ), CONTRACT_LIST(conditions, 284, ), false, true, 0, CONTRACT_LIST(kinds, 284, ), "schema/pg15/deparse.txt:582:20"},
+	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 285, ), CONTRACT_LIST(conditions, 285, ), false, false, 0, CONTRACT_LIST(kinds, 285, 1), "schema/pg15/deparse.txt:584:20"},
+	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 286, ), CONTRACT_LIST(conditions, 286, ), true, false, 0, CONTRACT_LIST(kinds, 286, ), "schema/pg15/deparse.txt:586:32"},
+	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 287, ), CONTRACT_LIST(conditions, 287, ), false, false, 0, CONTRACT_LIST(kinds, 287, 1), "schema/pg15/deparse.txt:588:32"},
+	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 288, ), CONTRACT_LIST(conditions, 288, ), true, false, 0, CONTRACT_LIST(kinds, 288, ), "schema/pg15/deparse.txt:590:20"},
+	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 289, ), CONTRACT_LIST(conditions, 289, ), false, false, 0, CONTRACT_LIST(kinds, 289, 1), "schema/pg15/deparse.txt:592:20"},
+	{ 119, 2, -1, false, false, CONTRACT_LIST(parents, 290, ), CONTRACT_LIST(conditions, 290, ), true, false, 0, CONTRACT_LIST(kinds, 290, ), "schema/pg15/deparse.txt:594:30"},
+	{ 119, 2, -1, false, false, CONTRACT_LIST(parents, 291, ), CONTRACT_LIST(conditions, 291, ), false, false, 0, CONTRACT_LIST(kinds, 291, 1), "schema/pg15/deparse.txt:596:30"},
+	{ 120, 0, -1, false, false, CONTRACT_LIST(parents, 292, ), CONTRACT_LIST(conditions, 292, ), true, false, 0, CONTRACT_LIST(kinds, 292, ), "schema/pg15/deparse.txt:598:26"},
+	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 293, ), CONTRACT_LIST(conditions, 293, ), true, false, 0, CONTRACT_LIST(kinds, 293, ), "schema/pg15/deparse.txt:600:27"},
+	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 294, ), CONTRACT_LIST(conditions, 294, ), false, false, 0, CONTRACT_LIST(kinds, 294, 1), "schema/pg15/deparse.txt:602:27"},
+	{ 122, 0, -1, false, false, CONTRACT_LIST(parents, 295, ), CONTRACT_LIST(conditions, 295, ), true, false, 0, CONTRACT_LIST(kinds, 295, ), "schema/pg15/deparse.txt:604:29"},
+	{ 122, 1, -1, false, false, CONTRACT_LIST(parents, 296, ), CONTRACT_LIST(conditions, 296, ), true, false, 0, CONTRACT_LIST(kinds, 296, ), "schema/pg15/deparse.txt:606:30"},
+	{ 123, 2, -1, false, false, CONTRACT_LIST(parents, 297, ), CONTRACT_LIST(conditions, 297, ), true, false, 0, CONTRACT_LIST(kinds, 297, ), "schema/pg15/deparse.txt:608:26"},
+	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 298, ), CONTRACT_LIST(conditions, 298, ), true, false, 0, CONTRACT_LIST(kinds, 298, ), "schema/pg15/deparse.txt:610:38"},
+	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 299, ), CONTRACT_LIST(conditions, 299, ), false, true, 0, CONTRACT_LIST(kinds, 299, ), "schema/pg15/deparse.txt:612:38"},
+	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 300, ), CONTRACT_LIST(conditions, 300, ), false, false, 0, CONTRACT_LIST(kinds, 300, 1), "schema/pg15/deparse.txt:614:38"},
+	{ 124, 1, -1, false, false, CONTRACT_LIST(parents, 301, ), CONTRACT_LIST(conditions, 301, ), true, false, 0, CONTRACT_LIST(kinds, 301, ), "schema/pg15/deparse.txt:616:40"},
+	{ 124, 2, -1, false, false, CONTRACT_LIST(parents, 302, ), CONTRACT_LIST(conditions, 302, ), true, false, 0, CONTRACT_LIST(kinds, 302, ), "schema/pg15/deparse.txt:618:39"},
+	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 303, ), CONTRACT_LIST(conditions, 303, ), true, false, 0, CONTRACT_LIST(kinds, 303, ), "schema/pg15/deparse.txt:620:32"},
+	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 304, ), CONTRACT_LIST(conditions, 304, ), false, true, 0, CONTRACT_LIST(kinds, 304, ), "schema/pg15/deparse.txt:622:32"},
+	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 305, ), CONTRACT_LIST(conditions, 305, ), false, false, 0, CONTRACT_LIST(kinds, 305, 1), "schema/pg15/deparse.txt:624:32"},
+	{ 125, 0, -1, false, false, CONTRACT_LIST(parents, 306, ), CONTRACT_LIST(conditions, 306, ), true, false, 0, CONTRACT_LIST(kinds, 306, ), "schema/pg15/deparse.txt:626:27"},
+	{ 125, 1, -1, false, false, CONTRACT_LIST(parents, 307, ), CONTRACT_LIST(conditions, 307, ), true, false, 0, CONTRACT_LIST(kinds, 307, ), "schema/pg15/deparse.txt:628:27"},
+	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 308, ), CONTRACT_LIST(conditions, 308, ), true, false, 0, CONTRACT_LIST(kinds, 308, ), "schema/pg15/deparse.txt:630:31"},
+	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 309, ), CONTRACT_LIST(conditions, 309, ), false, true, 0, CONTRACT_LIST(kinds, 309, ), "schema/pg15/deparse.txt:632:31"},
+	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 310, ), CONTRACT_LIST(conditions, 310, ), false, false, 0, CONTRACT_LIST(kinds, 310, 1), "schema/pg15/deparse.txt:634:31"},
+	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 311, ), CONTRACT_LIST(conditions, 311, ), true, false, 0, CONTRACT_LIST(kinds, 311, ), "schema/pg15/deparse.txt:636:32"},
+	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 312, ), CONTRACT_LIST(conditions, 312, ), false, false, 0, CONTRACT_LIST(kinds, 312, 1), "schema/pg15/deparse.txt:638:32"},
+	{ 126, 2, -1, false, false, CONTRACT_LIST(parents, 313, ), CONTRACT_LIST(conditions, 313, ), true, false, 0, CONTRACT_LIST(kinds, 313, ), "schema/pg15/deparse.txt:640:26"},
+	{ 126, 3, -1, false, false, CONTRACT_LIST(parents, 314, ), CONTRACT_LIST(conditions, 314, ), true, false, 0, CONTRACT_LIST(kinds, 314, ), "schema/pg15/deparse.txt:642:28"},
+	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 315, ), CONTRACT_LIST(conditions, 315, ), true, false, 0, CONTRACT_LIST(kinds, 315, ), "schema/pg15/deparse.txt:644:25"},
+	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 316, ), CONTRACT_LIST(conditions, 316, ), false, true, 0, CONTRACT_LIST(kinds, 316, ), "schema/pg15/deparse.txt:646:25"},
+	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 317, ), CONTRACT_LIST(conditions, 317, ), false, false, 0, CONTRACT_LIST(kinds, 317, 1), "schema/pg15/deparse.txt:648:25"},
+	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 318, ), CONTRACT_LIST(conditions, 318, ), true, false, 0, CONTRACT_LIST(kinds, 318, ), "schema/pg15/deparse.txt:650:33"},
+	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 319, ), CONTRACT_LIST(conditions, 319, ), false, true, 0, CONTRACT_LIST(kinds, 319, ), "schema/pg15/deparse.txt:652:33"},
+	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 320, ), CONTRACT_LIST(conditions, 320, ), false, false, 0, CONTRACT_LIST(kinds, 320, 1), "schema/pg15/deparse.txt:654:33"},
+	{ 127, 1, -1, false, false, CONTRACT_LIST(parents, 321, ), CONTRACT_LIST(conditions, 321, ), true, false, 0, CONTRACT_LIST(kinds, 321, ), "schema/pg15/deparse.txt:656:27"},
+	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 322, ), CONTRACT_LIST(conditions, 322, ), true, false, 0, CONTRACT_LIST(kinds, 322, ), "schema/pg15/deparse.txt:658:32"},
+	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 323, ), CONTRACT_LIST(conditions, 323, ), false, true, 0, CONTRACT_LIST(kinds, 323, ), "schema/pg15/deparse.txt:660:32"},
+	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 324, ), CONTRACT_LIST(conditions, 324, ), false, false, 0, CONTRACT_LIST(kinds, 324, 1), "schema/pg15/deparse.txt:662:32"},
+	{ 128, 1, -1, false, false, CONTRACT_LIST(parents, 325, ), CONTRACT_LIST(conditions, 325, ), true, false, 0, CONTRACT_LIST(kinds, 325, ), "schema/pg15/deparse.txt:664:26"},
+	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 326, ), CONTRACT_LIST(conditions, 326, ), true, false, 0, CONTRACT_LIST(kinds, 326, ), "schema/pg15/deparse.txt:666:25"},
+	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 327, ), CONTRACT_LIST(conditions, 327, ), false, true, 0, CONTRACT_LIST(kinds, 327, ), "schema/pg15/deparse.txt:668:25"},
+	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 328, ), CONTRACT_LIST(conditions, 328, ), false, false, 0, CONTRACT_LIST(kinds, 328, 1), "schema/pg15/deparse.txt:670:25"},
+	{ 129, 0, -1, false, false, CONTRACT_LIST(parents, 329, ), CONTRACT_LIST(conditions, 329, ), true, false, 0, CONTRACT_LIST(kinds, 329, ), "schema/pg15/deparse.txt:672:18"},
+	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 330, ), CONTRACT_LIST(conditions, 330, ), true, false, 0, CONTRACT_LIST(kinds, 330, ), "schema/pg15/deparse.txt:674:22"},
+	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 331, ), CONTRACT_LIST(conditions, 331, ), false, false, 0, CONTRACT_LIST(kinds, 331, 1), "schema/pg15/deparse.txt:676:22"},
+	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 332, ), CONTRACT_LIST(conditions, 332, ), true, false, 0, CONTRACT_LIST(kinds, 332, ), "schema/pg15/deparse.txt:678:19"},
+	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 333, ), CONTRACT_LIST(conditions, 333, ), false, false, 0, CONTRACT_LIST(kinds, 333, 1), "schema/pg15/deparse.txt:680:19"},
+	{ 130, 0, -1, false, false, CONTRACT_LIST(parents, 334, ), CONTRACT_LIST(conditions, 334, ), true, false, 0, CONTRACT_LIST(kinds, 334, ), "schema/pg15/deparse.txt:682:18"},
+	{ 130, 1, -1, false, false, CONTRACT_LIST(parents, 335, ), CONTRACT_LIST(conditions, 335, ), true, false, 0, CONTRACT_LIST(kinds, 335, ), "schema/pg15/deparse.txt:684:20"},
+	{ 130, 1, -1, false, false, CONTRACT_LIST(parents, 336, ), CONTRACT_LIST(conditions, 336, ), false, false, 0, CONTRACT_LIST(kinds, 336, 1), "schema/pg15/deparse.txt:686:20"},
+	{ 132, 0, -1, false, false, CONTRACT_LIST(parents, 337, ), CONTRACT_LIST(conditions, 337, ), true, false, 0, CONTRACT_LIST(kinds, 337, ), "schema/pg15/deparse.txt:688:30"},
+	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 338, ), CONTRACT_LIST(conditions, 338, ), true, false, 0, CONTRACT_LIST(kinds, 338, ), "schema/pg15/deparse.txt:690:25"},
+	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 339, ), CONTRACT_LIST(conditions, 339, ), false, false, 0, CONTRACT_LIST(kinds, 339, 1), "schema/pg15/deparse.txt:692:25"},
+	{ 133, 0, -1, false, false, CONTRACT_LIST(parents, 340, ), CONTRACT_LIST(conditions, 340, ), true, false, 0, CONTRACT_LIST(kinds, 340, ), "schema/pg15/deparse.txt:694:37"},
+	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 341, ), CONTRACT_LIST(conditions, 341, ), true, false, 0, CONTRACT_LIST(kinds, 341, ), "schema/pg15/deparse.txt:696:30"},
+	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 342, ), CONTRACT_LIST(conditions, 342, ), false, false, 0, CONTRACT_LIST(kinds, 342, 1), "schema/pg15/deparse.txt:698:30"},
+	{ 134, 0, -1, false, false, CONTRACT_LIST(parents, 343, ), CONTRACT_LIST(conditions, 343, ), true, false, 0, CONTRACT_LIST(kinds, 343, ), "schema/pg15/deparse.txt:700:35"},
+	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 344, ), CONTRACT_LIST(conditions, 344, ), false, false, 0, CONTRACT_LIST(kinds, 344, 1), "schema/pg15/deparse.txt:702:31"},
+	{ 135, 3, -1, false, false, CONTRACT_LIST(parents, 345, ), CONTRACT_LIST(conditions, 345, ), true, false, 0, CONTRACT_LIST(kinds, 345, ), "schema/pg15/deparse.txt:704:32"},
+	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 346, ), CONTRACT_LIST(conditions, 346, ), false, false, 0, CONTRACT_LIST(kinds, 346, 1), "schema/pg15/deparse.txt:706:30"},
+	{ 136, 3, -1, false, false, CONTRACT_LIST(parents, 347, ), CONTRACT_LIST(conditions, 347, ), true, false, 0, CONTRACT_LIST(kinds, 347, ), "schema/pg15/deparse.txt:708:33"},
+	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 348, ), CONTRACT_LIST(conditions, 348, ), true, false, 0, CONTRACT_LIST(kinds, 348, ), "schema/pg15/deparse.txt:710:23"},
+	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 349, ), CONTRACT_LIST(conditions, 349, ), false, false, 0, CONTRACT_LIST(kinds, 349, 1), "schema/pg15/deparse.txt:712:23"},
+	{ 137, 3, -1, false, false, CONTRACT_LIST(parents, 350, ), CONTRACT_LIST(conditions, 350, ), true, false, 0, CONTRACT_LIST(kinds, 350, ), "schema/pg15/deparse.txt:714:25"},
+	{ 138, 0, -1, false, false, CONTRACT_LIST(parents, 351, ), CONTRACT_LIST(conditions, 351, ), true, false, 0, CONTRACT_LIST(kinds, 351, ), "schema/pg15/deparse.txt:716:28"},
+	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 352, ), CONTRACT_LIST(conditions, 352, ), true, false, 0, CONTRACT_LIST(kinds, 352, ), "schema/pg15/deparse.txt:718:27"},
+	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 353, ), CONTRACT_LIST(conditions, 353, ), false, true, 0, CONTRACT_LIST(kinds, 353, ), "schema/pg15/deparse.txt:720:27"},
+	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 354, ), CONTRACT_LIST(conditions, 354, ), false, false, 0, CONTRACT_LIST(kinds, 354, 1), "schema/pg15/deparse.txt:722:27"},
+	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 355, ), CONTRACT_LIST(conditions, 355, ), true, false, 0, CONTRACT_LIST(kinds, 355, ), "schema/pg15/deparse.txt:724:25"},
+	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 356, ), CONTRACT_LIST(conditions, 356, ), false, true, 0, CONTRACT_LIST(kinds, 356, ), "schema/pg15/deparse.txt:726:25"},
+	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 357, ), CONTRACT_LIST(conditions, 357, ), false, false, 0, CONTRACT_LIST(kinds, 357, 1), "schema/pg15/deparse.txt:728:25"},
+	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 358, ), CONTRACT_LIST(conditions, 358, ), true, false, 0, CONTRACT_LIST(kinds, 358, ), "schema/pg15/deparse.txt:730:23"},
+	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 359, ), CONTRACT_LIST(conditions, 359, ), false, true, 0, CONTRACT_LIST(kinds, 359, ), "schema/pg15/deparse.txt:732:23"},
+	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 360, ), CONTRACT_LIST(conditions, 360, ), false, false, 0, CONTRACT_LIST(kinds, 360, 1), "schema/pg15/deparse.txt:734:23"},
+	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 361, ), CONTRACT_LIST(conditions, 361, ), true, false, 0, CONTRACT_LIST(kinds, 361, ), "schema/pg15/deparse.txt:736:21"},
+	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 362, ), CONTRACT_LIST(conditions, 362, ), false, true, 0, CONTRACT_LIST(kinds, 362, ), "schema/pg15/deparse.txt:738:21"},
+	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 363, ), CONTRACT_LIST(conditions, 363, ), false, false, 0, CONTRACT_LIST(kinds, 363, 1), "schema/pg15/deparse.txt:740:21"},
+	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 364, ), CONTRACT_LIST(conditions, 364, ), true, false, 0, CONTRACT_LIST(kinds, 364, ), "schema/pg15/deparse.txt:742:25"},
+	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 365, ), CONTRACT_LIST(conditions, 365, ), false, true, 0, CONTRACT_LIST(kinds, 365, ), "schema/pg15/deparse.txt:744:25"},
+	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 366, ), CONTRACT_LIST(conditions, 366, ), false, false, 0, CONTRACT_LIST(kinds, 366, 1), "schema/pg15/deparse.txt:746:25"},
+	{ 141, 1, -1, false, false, CONTRACT_LIST(parents, 367, ), CONTRACT_LIST(conditions, 367, ), true, false, 0, CONTRACT_LIST(kinds, 367, ), "schema/pg15/deparse.txt:748:27"},
+	{ 142, 0, -1, false, false, CONTRACT_LIST(parents, 368, ), CONTRACT_LIST(conditions, 368, ), true, false, 0, CONTRACT_LIST(kinds, 368, ), "schema/pg15/deparse.txt:750:27"},
+	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 369, ), CONTRACT_LIST(conditions, 369, ), true, false, 0, CONTRACT_LIST(kinds, 369, ), "schema/pg15/deparse.txt:752:30"},
+	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 370, ), CONTRACT_LIST(conditions, 370, ), false, false, 0, CONTRACT_LIST(kinds, 370, 1), "schema/pg15/deparse.txt:754:30"},
+	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 371, ), CONTRACT_LIST(conditions, 371, ), true, false, 0, CONTRACT_LIST(kinds, 371, ), "schema/pg15/deparse.txt:756:26"},
+	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 372, ), CONTRACT_LIST(conditions, 372, ), false, true, 0, CONTRACT_LIST(kinds, 372, ), "schema/pg15/deparse.txt:758:26"},
+	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 373, ), CONTRACT_LIST(conditions, 373, ), false, false, 0, CONTRACT_LIST(kinds, 373, 1), "schema/pg15/deparse.txt:760:26"},
+	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 374, ), CONTRACT_LIST(conditions, 374, ), true, false, 0, CONTRACT_LIST(kinds, 374, ), "schema/pg15/deparse.txt:762:21"},
+	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 375, ), CONTRACT_LIST(conditions, 375, ), false, false, 0, CONTRACT_LIST(kinds, 375, 1), "schema/pg15/deparse.txt:764:21"},
+	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 376, ), CONTRACT_LIST(conditions, 376, ), true, false, 0, CONTRACT_LIST(kinds, 376, ), "schema/pg15/deparse.txt:766:27"},
+	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 377, ), CONTRACT_LIST(conditions, 377, ), false, true, 0, CONTRACT_LIST(kinds, 377, ), "schema/pg15/deparse.txt:768:27"},
+	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 378, ), CONTRACT_LIST(conditions, 378, ), false, false, 0, CONTRACT_LIST(kinds, 378, 1), "schema/pg15/deparse.txt:770:27"},
+	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 379, ), CONTRACT_LIST(conditions, 379, ), true, false, 0, CONTRACT_LIST(kinds, 379, ), "schema/pg15/deparse.txt:772:24"},
+	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 380, ), CONTRACT_LIST(conditions, 380, ), false, true, 0, CONTRACT_LIST(kinds, 380, ), "schema/pg15/deparse.txt:774:24"},
+	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 381, ), CONTRACT_LIST(conditions, 381, ), false, false, 0, CONTRACT_LIST(kinds, 381, 1), "schema/pg15/deparse.txt:776:24"},
+	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 382, ), CONTRACT_LIST(conditions, 382, ), true, false, 0, CONTRACT_LIST(kinds, 382, ), "schema/pg15/deparse.txt:778:25"},
+	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 383, ), CONTRACT_LIST(conditions, 383, ), false, true, 0, CONTRACT_LIST(kinds, 383, ), "schema/pg15/deparse.txt:780:25"},
+	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 384, ), CONTRACT_LIST(conditions, 384, ), false, false, 0, CONTRACT_LIST(kinds, 384, 1), "schema/pg15/deparse.txt:782:25"},
+	{ 145, 2, -1, false, false, CONTRACT_LIST(parents, 385, ), CONTRACT_LIST(conditions, 385, ), true, false, 0, CONTRACT_LIST(kinds, 385, ), "schema/pg15/deparse.txt:784:23"},
+	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 386, ), CONTRACT_LIST(conditions, 386, ), true, false, 0, CONTRACT_LIST(kinds, 386, ), "schema/pg15/deparse.txt:786:32"},
+	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 387, ), CONTRACT_LIST(conditions, 387, ), false, true, 0, CONTRACT_LIST(kinds, 387, ), "schema/pg15/deparse.txt:788:32"},
+	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 388, ), CONTRACT_LIST(conditions, 388, ), false, false, 0, CONTRACT_LIST(kinds, 388, 1), "schema/pg15/deparse.txt:790:32"},
+	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 389, ), CONTRACT_LIST(conditions, 389, ), true, false, 0, CONTRACT_LIST(kinds, 389, ), "schema/pg15/deparse.txt:792:31"},
+	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 390, ), CONTRACT_LIST(conditions, 390, ), false, true, 0, CONTRACT_LIST(kinds, 390, ), "schema/pg15/deparse.txt:794:31"},
+	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 391, ), CONTRACT_LIST(conditions, 391, ), false, false, 0, CONTRACT_LIST(kinds, 391, 1), "schema/pg15/deparse.txt:796:31"},
+	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 392, ), CONTRACT_LIST(conditions, 392, ), true, false, 0, CONTRACT_LIST(kinds, 392, ), "schema/pg15/deparse.txt:798:34"},
+	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 393, ), CONTRACT_LIST(conditions, 393, ), false, true, 0, CONTRACT_LIST(kinds, 393, ), "schema/pg15/deparse.txt:800:34"},
+	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 394, ), CONTRACT_LIST(conditions, 394, ), false, false, 0, CONTRACT_LIST(kinds, 394, 1), "schema/pg15/deparse.txt:802:34"},
+	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 395, ), CONTRACT_LIST(conditions, 395, ), true, false, 0, CONTRACT_LIST(kinds, 395, ), "schema/pg15/deparse.txt:804:36"},
+	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 396, ), CONTRACT_LIST(conditions, 396, ), false, false, 0, CONTRACT_LIST(kinds, 396, 1), "schema/pg15/deparse.txt:806:36"},
+	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 397, ), CONTRACT_LIST(conditions, 397, ), true, false, 0, CONTRACT_LIST(kinds, 397, ), "schema/pg15/deparse.txt:808:32"},
+	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 398, ), CONTRACT_LIST(conditions, 398, ), false, false, 0, CONTRACT_LIST(kinds, 398, 1), "schema/pg15/deparse.txt:810:32"},
+	{ 148, 0, -1, false, false, CONTRACT_LIST(parents, 399, ), CONTRACT_LIST(conditions, 399, ), true, false, 0, CONTRACT_LIST(kinds, 399, ), "schema/pg15/deparse.txt:812:23"},
+	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 400, ), CONTRACT_LIST(conditions, 400, ), true, false, 0, CONTRACT_LIST(kinds, 400, ), "schema/pg15/deparse.txt:814:28"},
+	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 401, ), CONTRACT_LIST(conditions, 401, ), false, false, 0, CONTRACT_LIST(kinds, 401, 1), "schema/pg15/deparse.txt:816:28"},
+	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 402, ), CONTRACT_LIST(conditions, 402, ), true, false, 0, CONTRACT_LIST(kinds, 402, ), "schema/pg15/deparse.txt:818:23"},
+	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 403, ), CONTRACT_LIST(conditions, 403, ), false, false, 0, CONTRACT_LIST(kinds, 403, 1), "schema/pg15/deparse.txt:820:23"},
+	{ 149, 0, -1, false, false, CONTRACT_LIST(parents, 404, ), CONTRACT_LIST(conditions, 404, ), true, false, 0, CONTRACT_LIST(kinds, 404, ), "schema/pg15/deparse.txt:822:22"},
+	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 405, ), CONTRACT_LIST(conditions, 405, ), true, false, 0, CONTRACT_LIST(kinds, 405, ), "schema/pg15/deparse.txt:824:27"},
+	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 406, ), CONTRACT_LIST(conditions, 406, ), false, false, 0, CONTRACT_LIST(kinds, 406, 1), "schema/pg15/deparse.txt:826:27"},
+	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 407, ), CONTRACT_LIST(conditions, 407, ), true, false, 0, CONTRACT_LIST(kinds, 407, ), "schema/pg15/deparse.txt:828:22"},
+	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 408, ), CONTRACT_LIST(conditions, 408, ), false, false, 0, CONTRACT_LIST(kinds, 408, 1), "schema/pg15/deparse.txt:830:22"},
+	{ 150, 0, -1, false, false, CONTRACT_LIST(parents, 409, ), CONTRACT_LIST(conditions, 409, ), true, false, 0, CONTRACT_LIST(kinds, 409, ), "schema/pg15/deparse.txt:832:36"},
+	{ 150, 3, -1, false, false, CONTRACT_LIST(parents, 410, ), CONTRACT_LIST(conditions, 410, ), true, false, 0, CONTRACT_LIST(kinds, 410, ), "schema/pg15/deparse.txt:834:33"},
+	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 411, ), CONTRACT_LIST(conditions, 411, ), true, false, 0, CONTRACT_LIST(kinds, 411, ), "schema/pg15/deparse.txt:836:33"},
+	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 412, ), CONTRACT_LIST(conditions, 412, ), false, false, 0, CONTRACT_LIST(kinds, 412, 1), "schema/pg15/deparse.txt:838:33"},
+	{ 151, 0, -1, false, false, CONTRACT_LIST(parents, 413, ), CONTRACT_LIST(conditions, 413, ), true, false, 0, CONTRACT_LIST(kinds, 413, ), "schema/pg15/deparse.txt:840:35"},
+	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 414, ), CONTRACT_LIST(conditions, 414, ), true, false, 0, CONTRACT_LIST(kinds, 414, ), "schema/pg15/deparse.txt:842:32"},
+	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 415, ), CONTRACT_LIST(conditions, 415, ), false, false, 0, CONTRACT_LIST(kinds, 415, 1), "schema/pg15/deparse.txt:844:32"},
+	{ 152, 0, -1, false, false, CONTRACT_LIST(parents, 416, ), CONTRACT_LIST(conditions, 416, ), true, false, 0, CONTRACT_LIST(kinds, 416, ), "schema/pg15/deparse.txt:846:28"},
+	{ 152, 1, -1, false, false, CONTRACT_LIST(parents, 417, ), CONTRACT_LIST(conditions, 417, ), true, false, 0, CONTRACT_LIST(kinds, 417, ), "schema/pg15/deparse.txt:848:34"},
+	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 418, ), CONTRACT_LIST(conditions, 418, ), true, false, 0, CONTRACT_LIST(kinds, 418, ), "schema/pg15/deparse.txt:850:31"},
+	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 419, ), CONTRACT_LIST(conditions, 419, ), false, false, 0, CONTRACT_LIST(kinds, 419, 1), "schema/pg15/deparse.txt:852:31"},
+	{ 153, 0, -1, false, false, CONTRACT_LIST(parents, 420, ), CONTRACT_LIST(conditions, 420, ), true, false, 0, CONTRACT_LIST(kinds, 420, ), "schema/pg15/deparse.txt:854:27"},
+	{ 153, 1, -1, false, false, CONTRACT_LIST(parents, 421, ), CONTRACT_LIST(conditions, 421, ), true, false, 0, CONTRACT_LIST(kinds, 421, ), "schema/pg15/deparse.txt:856:33"},
+	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 422, ), CONTRACT_LIST(conditions, 422, ), true, false, 0, CONTRACT_LIST(kinds, 422, ), "schema/pg15/deparse.txt:858:30"},
+	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 423, ), CONTRACT_LIST(conditions, 423, ), false, true, 0, CONTRACT_LIST(kinds, 423, ), "schema/pg15/deparse.txt:860:30"},
+	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 424, ), CONTRACT_LIST(conditions, 424, ), false, false, 0, CONTRACT_LIST(kinds, 424, 1), "schema/pg15/deparse.txt:862:30"},
+	{ 154, 0, -1, false, false, CONTRACT_LIST(parents, 425, ), CONTRACT_LIST(conditions, 425, ), true, false, 0, CONTRACT_LIST(kinds, 425, ), "schema/pg15/deparse.txt:864:26"},
+	{ 154, 1, -1, false, false, CONTRACT_LIST(parents, 426, ), CONTRACT_LIST(conditions, 426, ), true, false, 0, CONTRACT_LIST(kinds, 426, ), "schema/pg15/deparse.txt:866:32"},
+	{ 155, 0, -1, false, false, CONTRACT_LIST(parents, 427, ), CONTRACT_LIST(conditions, 427, ), true, false, 0, CONTRACT_LIST(kinds, 427, ), "schema/pg15/deparse.txt:868:43"},
+	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 428, ), CONTRACT_LIST(conditions, 428, ), true, false, 0, CONTRACT_LIST(kinds, 428, ), "schema/pg15/deparse.txt:870:36"},
+	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 429, ), CONTRACT_LIST(conditions, 429, ), false, true, 0, CONTRACT_LIST(kinds, 429, ), "schema/pg15/deparse.txt:872:36"},
+	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 430, ), CONTRACT_LIST(conditions, 430, ), false, false, 0, CONTRACT_LIST(kinds, 430, 1), "schema/pg15/deparse.txt:874:36"},
+	{ 156, 0, -1, false, false, CONTRACT_LIST(parents, 431, ), CONTRACT_LIST(conditions, 431, ), true, false, 0, CONTRACT_LIST(kinds, 431, ), "schema/pg15/deparse.txt:876:43"},
+	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 432, ), CONTRACT_LIST(conditions, 432, ), true, false, 0, CONTRACT_LIST(kinds, 432, ), "schema/pg15/deparse.txt:878:29"},
+	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 433, ), CONTRACT_LIST(conditions, 433, ), false, false, 0, CONTRACT_LIST(kinds, 433, 1), "schema/pg15/deparse.txt:880:29"},
+	{ 156, 3, -1, false, false, CONTRACT_LIST(parents, 434, ), CONTRACT_LIST(conditions, 434, ), true, false, 0, CONTRACT_LIST(kinds, 434, ), "schema/pg15/deparse.txt:882:42"},
+	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 435, ), CONTRACT_LIST(conditions, 435, ), true, false, 0, CONTRACT_LIST(kinds, 435, ), "schema/pg15/deparse.txt:884:21"},
+	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 436, ), CONTRACT_LIST(conditions, 436, ), false, false, 0, CONTRACT_LIST(kinds, 436, 1), "schema/pg15/deparse.txt:886:21"},
+	{ 158, 0, -1, false, false, CONTRACT_LIST(parents, 437, ), CONTRACT_LIST(conditions, 437, ), true, false, 0, CONTRACT_LIST(kinds, 437, ), "schema/pg15/deparse.txt:888:34"},
+	{ 158, 1, -1, false, false, CONTRACT_LIST(parents, 438, ), CONTRACT_LIST(conditions, 438, ), true, false, 0, CONTRACT_LIST(kinds, 438, ), "schema/pg15/deparse.txt:890:35"},
+	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 439, ), CONTRACT_LIST(conditions, 439, ), true, false, 0, CONTRACT_LIST(kinds, 439, ), "schema/pg15/deparse.txt:892:32"},
+	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 440, ), CONTRACT_LIST(conditions, 440, ), false, false, 0, CONTRACT_LIST(kinds, 440, 1), "schema/pg15/deparse.txt:894:32"},
+	{ 159, 0, -1, false, false, CONTRACT_LIST(parents, 441, ), CONTRACT_LIST(conditions, 441, ), true, false, 0, CONTRACT_LIST(kinds, 441, ), "schema/pg15/deparse.txt:896:37"},
+	{ 159, 1, -1, false, false, CONTRACT_LIST(parents, 442, ), CONTRACT_LIST(conditions, 442, ), true, false, 0, CONTRACT_LIST(kinds, 442, ), "schema/pg15/deparse.txt:898:39"},
+	{ 159, 2, -1, false, false, CONTRACT_LIST(parents, 443, ), CONTRACT_LIST(conditions, 443, ), true, false, 0, CONTRACT_LIST(kinds, 443, ), "schema/pg15/deparse.txt:900:38"},
+	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 444, ), CONTRACT_LIST(conditions, 444, ), true, false, 0, CONTRACT_LIST(kinds, 444, ), "schema/pg15/deparse.txt:902:36"},
+	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 445, ), CONTRACT_LIST(conditions, 445, ), false, false, 0, CONTRACT_LIST(kinds, 445, 1), "schema/pg15/deparse.txt:904:36"},
+	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 446, ), CONTRACT_LIST(conditions, 446, ), true, false, 0, CONTRACT_LIST(kinds, 446, ), "schema/pg15/deparse.txt:906:33"},
+	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 447, ), CONTRACT_LIST(conditions, 447, ), false, false, 0, CONTRACT_LIST(kinds, 447, 1), "schema/pg15/deparse.txt:908:33"},
+	{ 160, 0, -1, false, false, CONTRACT_LIST(parents, 448, ), CONTRACT_LIST(conditions, 448, ), true, false, 0, CONTRACT_LIST(kinds, 448, ), "schema/pg15/deparse.txt:910:29"},
+	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 449, ), CONTRACT_LIST(conditions, 449, ), true, false, 0, CONTRACT_LIST(kinds, 449, ), "schema/pg15/deparse.txt:912:29"},
+	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 450, ), CONTRACT_LIST(conditions, 450, ), false, false, 0, CONTRACT_LIST(kinds, 450, 1), "schema/pg15/deparse.txt:914:29"},
+	{ 161, 0, -1, false, false, CONTRACT_LIST(parents, 451, ), CONTRACT_LIST(conditions, 451, ), true, false, 0, CONTRACT_LIST(kinds, 451, ), "schema/pg15/deparse.txt:916:28"},
+	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 452, ), CONTRACT_LIST(conditions, 452, ), true, false, 0, CONTRACT_LIST(kinds, 452, ), "schema/pg15/deparse.txt:918:28"},
+	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 453, ), CONTRACT_LIST(conditions, 453, ), false, false, 0, CONTRACT_LIST(kinds, 453, 1), "schema/pg15/deparse.txt:920:28"},
+	{ 162, 0, -1, false, false, CONTRACT_LIST(parents, 454, ), CONTRACT_LIST(conditions, 454, ), true, false, 0, CONTRACT_LIST(kinds, 454, ), "schema/pg15/deparse.txt:922:36"},
+	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 455, ), CONTRACT_LIST(conditions, 455, ), true, false, 0, CONTRACT_LIST(kinds, 455, ), "schema/pg15/deparse.txt:924:35"},
+	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 456, ), CONTRACT_LIST(conditions, 456, ), false, false, 0, CONTRACT_LIST(kinds, 456, 1), "schema/pg15/deparse.txt:926:35"},
+	{ 163, 0, -1, false, false, CONTRACT_LIST(parents, 457, ), CONTRACT_LIST(conditions, 457, ), true, false, 0, CONTRACT_LIST(kinds, 457, ), "schema/pg15/deparse.txt:928:30"},
+	{ 163, 1, -1, false, false, CONTRACT_LIST(parents, 458, ), CONTRACT_LIST(conditions, 458, ), true, false, 0, CONTRACT_LIST(kinds, 458, ), "schema/pg15/deparse.txt:930:31"},
+	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 459, ), CONTRACT_LIST(conditions, 459, ), true, false, 0, CONTRACT_LIST(kinds, 459, ), "schema/pg15/deparse.txt:932:32"},
+	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 460, ), CONTRACT_LIST(conditions, 460, ), false, false, 0, CONTRACT_LIST(kinds, 460, 1), "schema/pg15/deparse.txt:934:32"},
+	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 461, ), CONTRACT_LIST(conditions, 461, ), true, false, 0, CONTRACT_LIST(kinds, 461, ), "schema/pg15/deparse.txt:936:30"},
+	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 462, ), CONTRACT_LIST(conditions, 462, ), false, true, 0, CONTRACT_LIST(kinds, 462, ), "schema/pg15/deparse.txt:938:30"},
+	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 463, ), CONTRACT_LIST(conditions, 463, ), false, false, 0, CONTRACT_LIST(kinds, 463, 1), "schema/pg15/deparse.txt:940:30"},
+	{ 164, 0, -1, false, false, CONTRACT_LIST(parents, 464, ), CONTRACT_LIST(conditions, 464, ), true, false, 0, CONTRACT_LIST(kinds, 464, ), "schema/pg15/deparse.txt:942:29"},
+	{ 164, 1, -1, false, false, CONTRACT_LIST(parents, 465, ), CONTRACT_LIST(conditions, 465, ), true, false, 0, CONTRACT_LIST(kinds, 465, ), "schema/pg15/deparse.txt:944:30"},
+	{ 165, 2, -1, false, false, CONTRACT_LIST(parents, 466, ), CONTRACT_LIST(conditions, 466, ), true, false, 0, CONTRACT_LIST(kinds, 466, ), "schema/pg15/deparse.txt:946:29"},
+	{ 166, 0, -1, false, false, CONTRACT_LIST(parents, 467, ), CONTRACT_LIST(conditions, 467, ), true, false, 0, CONTRACT_LIST(kinds, 467, ), "schema/pg15/deparse.txt:948:35"},
+	{ 167, 0, -1, false, false, CONTRACT_LIST(parents, 468, ), CONTRACT_LIST(conditions, 468, ), true, false, 0, CONTRACT_LIST(kinds, 468, ), "schema/pg15/deparse.txt:950:25"},
+	{ 168, 0, -1, false, false, CONTRACT_LIST(parents, 469, ), CONTRACT_LIST(conditions, 469, ), true, false, 0, CONTRACT_LIST(kinds, 469, ), "schema/pg15/deparse.txt:952:30"},
+	{ 168, 1, -1, false, false, CONTRACT_LIST(parents, 470, ), CONTRACT_LIST(conditions, 470, ), true, false, 0, CONTRACT_LIST(kinds, 470, ), "schema/pg15/deparse.txt:954:24"},
+	{ 168, 2, -1, false, false, CONTRACT_LIST(parents, 471, ), CONTRACT_LIST(conditions, 471, ), true, false, 0, CONTRACT_LIST(kinds, 471, ), "schema/pg15/deparse.txt:956:27"},
+	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 472, ), CONTRACT_LIST(conditions, 472, ), true, false, 0, CONTRACT_LIST(kinds, 472, ), "schema/pg15/deparse.txt:958:24"},
+	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 473, ), CONTRACT_LIST(conditions, 473, ), false, true, 0, CONTRACT_LIST(kinds, 473, ), "schema/pg15/deparse.txt:960:24"},
+	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 474, ), CONTRACT_LIST(conditions, 474, ), false, false, 0, CONTRACT_LIST(kinds, 474, 1), "schema/pg15/deparse.txt:962:24"},
+	{ 168, 5, -1, false, false, CONTRACT_LIST(parents, 475, ), CONTRACT_LIST(conditions, 475, ), false, false, 0, CONTRACT_LIST(kinds, 475, 1), "schema/pg15/deparse.txt:964:23"},
+	{ 168, 6, -1, false, false, CONTRACT_LIST(parents, 476, ), CONTRACT_LIST(conditions, 476, ), false, false, 0, CONTRACT_LIST(kinds, 476, 1), "schema/pg15/deparse.txt:966:29"},
+	{ 169, 0, -1, false, false, CONTRACT_LIST(parents, 477, ), CONTRACT_LIST(conditions, 477, ), true, false, 0, CONTRACT_LIST(kinds, 477, ), "schema/pg15/deparse.txt:968:29"},
+	{ 169, 1, -1, false, false, CONTRACT_LIST(parents, 478, ), CONTRACT_LIST(conditions, 478, ), true, false, 0, CONTRACT_LIST(kinds, 478, ), "schema/pg15/deparse.txt:970:23"},
+	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 479, ), CONTRACT_LIST(conditions, 479, ), true, false, 0, CONTRACT_LIST(kinds, 479, ), "schema/pg15/deparse.txt:972:23"},
+	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 480, ), CONTRACT_LIST(conditions, 480, ), false, false, 0, CONTRACT_LIST(kinds, 480, 1), "schema/pg15/deparse.txt:974:23"},
+	{ 169, 3, -1, false, false, CONTRACT_LIST(parents, 481, ), CONTRACT_LIST(conditions, 481, ), false, false, 0, CONTRACT_LIST(kinds, 481, 1), "schema/pg15/deparse.txt:976:22"},
+	{ 169, 4, -1, false, false, CONTRACT_LIST(parents, 482, ), CONTRACT_LIST(conditions, 482, ), false, false, 0, CONTRACT_LIST(kinds, 482, 1), "schema/pg15/deparse.txt:978:28"},
+	{ 170, 1, -1, false, false, CONTRACT_LIST(parents, 483, ), CONTRACT_LIST(conditions, 483, ), true, false, 0, CONTRACT_LIST(kinds, 483, ), "schema/pg15/deparse.txt:980:31"},
+	{ 170, 2, -1, false, false, CONTRACT_LIST(parents, 484, ), CONTRACT_LIST(conditions, 484, ), true, false, 0, CONTRACT_LIST(kinds, 484, ), "schema/pg15/deparse.txt:982:26"},
+	{ 171, 0, -1, false, false, CONTRACT_LIST(parents, 485, ), CONTRACT_LIST(conditions, 485, ), true, false, 0, CONTRACT_LIST(kinds, 485, ), "schema/pg15/deparse.txt:984:21"},
+	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 486, ), CONTRACT_LIST(conditions, 486, ), true, false, 0, CONTRACT_LIST(kinds, 486, ), "schema/pg15/deparse.txt:986:27"},
+	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 487, ), CONTRACT_LIST(conditions, 487, ), false, true, 0, CONTRACT_LIST(kinds, 487, ), "schema/pg15/deparse.txt:988:27"},
+	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 488, ), CONTRACT_LIST(conditions, 488, ), false, false, 0, CONTRACT_LIST(kinds, 488, 1), "schema/pg15/deparse.txt:990:27"},
+	{ 171, 2, -1, false, false, CONTRACT_LIST(parents, 489, ), CONTRACT_LIST(conditions, 489, ), true, false, 0, CONTRACT_LIST(kinds, 489, ), "schema/pg15/deparse.txt:992:21"},
+	{ 172, 0, -1, false, false, CONTRACT_LIST(parents, 490, ), CONTRACT_LIST(conditions, 490, ), true, false, 0, CONTRACT_LIST(kinds, 490, ), "schema/pg15/deparse.txt:994:31"},
+	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 491, ), CONTRACT_LIST(conditions, 491, ), true, false, 0, CONTRACT_LIST(kinds, 491, ), "schema/pg15/deparse.txt:996:31"},
+	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 492, ), CONTRACT_LIST(conditions, 492, ), false, false, 0, CONTRACT_LIST(kinds, 492, 1), "schema/pg15/deparse.txt:998:31"},
+	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 493, ), CONTRACT_LIST(conditions, 493, ), true, false, 0, CONTRACT_LIST(kinds, 493, ), "schema/pg15/deparse.txt:1000:34"},
+	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 494, ), CONTRACT_LIST(conditions, 494, ), false, false, 0, CONTRACT_LIST(kinds, 494, 1), "schema/pg15/deparse.txt:1002:34"},
+	{ 173, 0, -1, false, false, CONTRACT_LIST(parents, 495, ), CONTRACT_LIST(conditions, 495, ), true, false, 0, CONTRACT_LIST(kinds, 495, ), "schema/pg15/deparse.txt:1004:30"},
+	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 496, ), CONTRACT_LIST(conditions, 496, ), true, false, 0, CONTRACT_LIST(kinds, 496, ), "schema/pg15/deparse.txt:1006:30"},
+	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 497, ), CONTRACT_LIST(conditions, 497, ), false, false, 0, CONTRACT_LIST(kinds, 497, 1), "schema/pg15/deparse.txt:1008:30"},
+	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 498, ), CONTRACT_LIST(conditions, 498, ), true, false, 0, CONTRACT_LIST(kinds, 498, ), "schema/pg15/deparse.txt:1010:33"},
+	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 499, ), CONTRACT_LIST(conditions, 499, ), false, false, 0, CONTRACT_LIST(kinds, 499, 1), "schema/pg15/deparse.txt:1012:33"},
+	{ 174, 0, -1, false, false, CONTRACT_LIST(parents, 500, ), CONTRACT_LIST(conditions, 500, ), true, false, 0, CONTRACT_LIST(kinds, 500, ), "schema/pg15/deparse.txt:1014:32"},
+	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 501, ), CONTRACT_LIST(conditions, 501, ), true, false, 0, CONTRACT_LIST(kinds, 501, ), "schema/pg15/deparse.txt:1016:36"},
+	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 502, ), CONTRACT_LIST(conditions, 502, ), false, true, 0, CONTRACT_LIST(kinds, 502, ), "schema/pg15/deparse.txt:1018:36"},
+	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 503, ), CONTRACT_LIST(conditions, 503, ), false, false, 0, CONTRACT_LIST(kinds, 503, 1), "schema/pg15/deparse.txt:1020:36"},
+	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 504, ), CONTRACT_LIST(conditions, 504, ), true, false, 0, CONTRACT_LIST(kinds, 504, ), "schema/pg15/deparse.txt:1022:32"},
+	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 505, ), CONTRACT_LIST(conditions, 505, ), false, false, 0, CONTRACT_LIST(kinds, 505, 1), "schema/pg15/deparse.txt:1024:32"},
+	{ 175, 1, -1, false, false, CONTRACT_LIST(parents, 506, ), CONTRACT_LIST(conditions, 506, ), true, false, 0, CONTRACT_LIST(kinds, 506, ), "schema/pg15/deparse.txt:1026:31"},
+	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 507, ), CONTRACT_LIST(conditions, 507, ), true, false, 0, CONTRACT_LIST(kinds, 507, ), "schema/pg15/deparse.txt:1028:35"},
+	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 508, ), CONTRACT_LIST(conditions, 508, ), false, false, 0, CONTRACT_LIST(kinds, 508, 1), "schema/pg15/deparse.txt:1030:35"},
+	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 509, ), CONTRACT_LIST(conditions, 509, ), true, false, 0, CONTRACT_LIST(kinds, 509, ), "schema/pg15/deparse.txt:1032:31"},
+	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 510, ), CONTRACT_LIST(conditions, 510, ), false, false, 0, CONTRACT_LIST(kinds, 510, 1), "schema/pg15/deparse.txt:1034:31"},
+	{ 176, 0, -1, false, false, CONTRACT_LIST(parents, 511, ), CONTRACT_LIST(conditions, 511, ), true, false, 0, CONTRACT_LIST(kinds, 511, ), "schema/pg15/deparse.txt:1036:30"},
+	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 512, ), CONTRACT_LIST(conditions, 512, ), true, false, 0, CONTRACT_LIST(kinds, 512, ), "schema/pg15/deparse.txt:1038:26"},
+	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 513, ), CONTRACT_LIST(conditions, 513, ), false, true, 0, CONTRACT_LIST(kinds, 513, ), "schema/pg15/deparse.txt:1040:26"},
+	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 514, ), CONTRACT_LIST(conditions, 514, ), false, false, 0, CONTRACT_LIST(kinds, 514, 1), "schema/pg15/deparse.txt:1042:26"},
+	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 515, ), CONTRACT_LIST(conditions, 515, ), true, false, 0, CONTRACT_LIST(kinds, 515, ), "schema/pg15/deparse.txt:1044:28"},
+	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 516, ), CONTRACT_LIST(conditions, 516, ), false, false, 0, CONTRACT_LIST(kinds, 516, 1), "schema/pg15/deparse.txt:1046:28"},
+	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 517, ), CONTRACT_LIST(conditions, 517, ), true, false, 0, CONTRACT_LIST(kinds, 517, ), "schema/pg15/deparse.txt:1048:23"},
+	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 518, ), CONTRACT_LIST(conditions, 518, ), false, true, 0, CONTRACT_LIST(kinds, 518, ), "schema/pg15/deparse.txt:1050:23"},
+	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 519, ), CONTRACT_LIST(conditions, 519, ), false, false, 0, CONTRACT_LIST(kinds, 519, 1), "schema/pg15/deparse.txt:1052:23"},
+	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 520, ), CONTRACT_LIST(conditions, 520, ), true, false, 0, CONTRACT_LIST(kinds, 520, ), "schema/pg15/deparse.txt:1054:27"},
+	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 521, ), CONTRACT_LIST(conditions, 521, ), false, true, 0, CONTRACT_LIST(kinds, 521, ), "schema/pg15/deparse.txt:1056:27"},
+	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 522, ), CONTRACT_LIST(conditions, 522, ), false, false, 0, CONTRACT_LIST(kinds, 522, 1), "schema/pg15/deparse.txt:1058:27"},
+	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 523, ), CONTRACT_LIST(conditions, 523, ), true, false, 0, CONTRACT_LIST(kinds, 523, ), "schema/pg15/deparse.txt:1060:29"},
+	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 524, ), CONTRACT_LIST(conditions, 524, ), false, true, 0, CONTRACT_LIST(kinds, 524, ), "schema/pg15/deparse.txt:1062:29"},
+	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 525, ), CONTRACT_LIST(conditions, 525, ), false, false, 0, CONTRACT_LIST(kinds, 525, 1), "schema/pg15/deparse.txt:1064:29"},
+	{ 179, 0, -1, false, false, CONTRACT_LIST(parents, 526, ), CONTRACT_LIST(conditions, 526, ), true, false, 0, CONTRACT_LIST(kinds, 526, ), "schema/pg15/deparse.txt:1066:19"},
+	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 527, ), CONTRACT_LIST(conditions, 527, ), true, false, 0, CONTRACT_LIST(kinds, 527, ), "schema/pg15/deparse.txt:1068:25"},
+	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 528, ), CONTRACT_LIST(conditions, 528, ), false, true, 0, CONTRACT_LIST(kinds, 528, ), "schema/pg15/deparse.txt:1070:25"},
+	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 529, ), CONTRACT_LIST(conditions, 529, ), false, false, 0, CONTRACT_LIST(kinds, 529, 1), "schema/pg15/deparse.txt:1072:25"},
+	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 530, ), CONTRACT_LIST(conditions, 530, ), true, false, 0, CONTRACT_LIST(kinds, 530, ), "schema/pg15/deparse.txt:1074:13"},
+	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 531, ), CONTRACT_LIST(conditions, 531, ), false, true, 0, CONTRACT_LIST(kinds, 531, ), "schema/pg15/deparse.txt:1076:13"},
+	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 532, ), CONTRACT_LIST(conditions, 532, ), false, false, 0, CONTRACT_LIST(kinds, 532, 1), "schema/pg15/deparse.txt:1078:13"},
+	{ 181, 2, -1, false, false, CONTRACT_LIST(parents, 533, ), CONTRACT_LIST(conditions, 533, ), false, false, 0, CONTRACT_LIST(kinds, 533, 1), "schema/pg15/deparse.txt:1080:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 534, ), CONTRACT_LIST(conditions, 534, ), true, false, 0, CONTRACT_LIST(kinds, 534, ), "schema/pg15/deparse.txt:1082:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 535, ), CONTRACT_LIST(conditions, 535, ), false, false, 0, CONTRACT_LIST(kinds, 535, 1), "schema/pg15/deparse.txt:1084:14"},
+	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 536, ), CONTRACT_LIST(conditions, 536, ), true, false, 0, CONTRACT_LIST(kinds, 536, ), "schema/pg15/deparse.txt:1086:18"},
+	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 537, ), CONTRACT_LIST(conditions, 537, ), false, true, 0, CONTRACT_LIST(kinds, 537, ), "schema/pg15/deparse.txt:1088:18"},
+	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 538, ), CONTRACT_LIST(conditions, 538, ), false, false, 0, CONTRACT_LIST(kinds, 538, 1), "schema/pg15/deparse.txt:1090:18"},
+	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 539, ), CONTRACT_LIST(conditions, 539, ), true, false, 0, CONTRACT_LIST(kinds, 539, ), "schema/pg15/deparse.txt:1092:19"},
+	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 540, ), CONTRACT_LIST(conditions, 540, ), false, true, 0, CONTRACT_LIST(kinds, 540, ), "schema/pg15/deparse.txt:1094:19"},
+	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 541, ), CONTRACT_LIST(conditions, 541, ), false, false, 0, CONTRACT_LIST(kinds, 541, 1), "schema/pg15/deparse.txt:1096:19"},
+	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 542, ), CONTRACT_LIST(conditions, 542, ), true, false, 0, CONTRACT_LIST(kinds, 542, ), "schema/pg15/deparse.txt:1098:15"},
+	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 543, ), CONTRACT_LIST(conditions, 543, ), false, false, 0, CONTRACT_LIST(kinds, 543, 1), "schema/pg15/deparse.txt:1100:15"},
+	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 544, ), CONTRACT_LIST(conditions, 544, ), true, false, 0, CONTRACT_LIST(kinds, 544, ), "schema/pg15/deparse.txt:1102:20"},
+	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 545, ), CONTRACT_LIST(conditions, 545, ), false, false, 0, CONTRACT_LIST(kinds, 545, 1), "schema/pg15/deparse.txt:1104:20"},
+	{ 184, 3, -1, false, false, CONTRACT_LIST(parents, 546, ), CONTRACT_LIST(conditions, 546, ), false, false, 0, CONTRACT_LIST(kinds, 546, 1), "schema/pg15/deparse.txt:1106:21"},
+	{ 186, 1, -1, false, false, CONTRACT_LIST(parents, 547, ), CONTRACT_LIST(conditions, 547, ), false, false, 0, CONTRACT_LIST(kinds, 547, 1), "schema/pg15/deparse.txt:1108:16"},
+	{ 186, 2, -1, false, false, CONTRACT_LIST(parents, 548, ), CONTRACT_LIST(conditions, 548, ), false, false, 0, CONTRACT_LIST(kinds, 548, 1), "schema/pg15/deparse.txt:1110:16"},
+	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 549, ), CONTRACT_LIST(conditions, 549, ), true, false, 0, CONTRACT_LIST(kinds, 549, ), "schema/pg15/deparse.txt:1112:19"},
+	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 550, ), CONTRACT_LIST(conditions, 550, ), false, false, 0, CONTRACT_LIST(kinds, 550, 1), "schema/pg15/deparse.txt:1114:19"},
+	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 551, ), CONTRACT_LIST(conditions, 551, ), false, false, 0, CONTRACT_LIST(kinds, 551, 1), "schema/pg15/deparse.txt:1116:19"},
+	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 552, ), CONTRACT_LIST(conditions, 552, ), true, false, 0, CONTRACT_LIST(kinds, 552, ), "schema/pg15/deparse.txt:1118:27"},
+	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 553, ), CONTRACT_LIST(conditions, 553, ), false, true, 0, CONTRACT_LIST(kinds, 553, ), "schema/pg15/deparse.txt:1120:27"},
+	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 554, ), CONTRACT_LIST(conditions, 554, ), false, false, 0, CONTRACT_LIST(kinds, 554, 1), "schema/pg15/deparse.txt:1122:27"},
+	{ 188, 0, -1, false, false, CONTRACT_LIST(parents, 555, ), CONTRACT_LIST(conditions, 555, ), true, false, 0, CONTRACT_LIST(kinds, 555, ), "schema/pg15/deparse.txt:1124:22"},
+	{ 188, 0, -1, false, false, CONTRACT_LIST(parents, 556, ), CONTRACT_LIST(conditions, 556, ), false, false, 0, CONTRACT_LIST(kinds, 556, 1), "schema/pg15/deparse.txt:1126:22"},
+	{ 189, 1, -1, false, false, CONTRACT_LIST(parents, 557, ), CONTRACT_LIST(conditions, 557, ), true, false, 0, CONTRACT_LIST(kinds, 557, ), "schema/pg15/deparse.txt:1128:23"},
+	{ 189, 1, -1, false, false, CONTRACT_LIST(parents, 558, ), CONTRACT_LIST(conditions, 558, ), false, false, 0, CONTRACT_LIST(kinds, 558, 1), "schema/pg15/deparse.txt:1130:23"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 559, ), CONTRACT_LIST(conditions, 559, ), false, false, 0, CONTRACT_LIST(kinds, 559, 1), "schema/pg15/deparse.txt:1132:15"},
+	{ 190, 0, -1, false, false, CONTRACT_LIST(parents, 560, ), CONTRACT_LIST(conditions, 560, ), true, false, 0, CONTRACT_LIST(kinds, 560, ), "schema/pg15/deparse.txt:1134:23"},
+	{ 190, 0, -1, false, false, CONTRACT_LIST(parents, 561, ), CONTRACT_LIST(conditions, 561, ), false, false, 0, CONTRACT_LIST(kinds, 561, 1), "schema/pg15/deparse.txt:1136:23"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 562, ), CONTRACT_LIST(conditions, 562, ), true, false, 0, CONTRACT_LIST(kinds, 562, ), "schema/pg15/deparse.txt:1138:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 563, ), CONTRACT_LIST(conditions, 563, ), false, false, 0, CONTRACT_LIST(kinds, 563, 1), "schema/pg15/deparse.txt:1140:14"},
+	{ 191, 1, -1, false, false, CONTRACT_LIST(parents, 564, ), CONTRACT_LIST(conditions, 564, ), true, false, 0, CONTRACT_LIST(kinds, 564, ), "schema/pg15/deparse.txt:1142:20"},
+	{ 192, 0, -1, false, false, CONTRACT_LIST(parents, 565, ), CONTRACT_LIST(conditions, 565, ), false, false, 0, CONTRACT_LIST(kinds, 565, 1), "schema/pg15/deparse.txt:1144:19"},
+	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 566, ), CONTRACT_LIST(conditions, 566, ), true, false, 0, CONTRACT_LIST(kinds, 566, ), "schema/pg15/deparse.txt:1146:24"},
+	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 567, ), CONTRACT_LIST(conditions, 567, ), false, true, 0, CONTRACT_LIST(kinds, 567, ), "schema/pg15/deparse.txt:1148:24"},
+	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 568, ), CONTRACT_LIST(conditions, 568, ), false, false, 0, CONTRACT_LIST(kinds, 568, 1), "schema/pg15/deparse.txt:1150:24"},
+	{ 193, 0, -1, false, false, CONTRACT_LIST(parents, 569, ), CONTRACT_LIST(conditions, 569, ), true, false, 0, CONTRACT_LIST(kinds, 569, ), "schema/pg15/deparse.txt:1152:13"},
+	{ 193, 0, -1, false, false, CONTRACT_LIST(parents, 570, ), CONTRACT_LIST(conditions, 570, ), false, false, 0, CONTRACT_LIST(kinds, 570, 1), "schema/pg15/deparse.txt:1154:13"},
+	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 571, ), CONTRACT_LIST(conditions, 571, ), true, false, 0, CONTRACT_LIST(kinds, 571, ), "schema/pg15/deparse.txt:1156:15"},
+	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 572, ), CONTRACT_LIST(conditions, 572, ), false, false, 0, CONTRACT_LIST(kinds, 572, 1), "schema/pg15/deparse.txt:1158:15"},
+	{ 194, 2, -1, false, false, CONTRACT_LIST(parents, 573, ), CONTRACT_LIST(conditions, 573, ), true, false, 0, CONTRACT_LIST(kinds, 573, ), "schema/pg15/deparse.txt:1160:28"},
+	{ 194, 2, -1, false, false, CONTRACT_LIST(parents, 574, ), CONTRACT_LIST(conditions, 574, ), false, false, 0, CONTRACT_LIST(kinds, 574, 1), "schema/pg15/deparse.txt:1162:28"},
+	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 575, ), CONTRACT_LIST(conditions, 575, ), true, false, 0, CONTRACT_LIST(kinds, 575, ), "schema/pg15/deparse.txt:1164:24"},
+	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 576, ), CONTRACT_LIST(conditions, 576, ), false, false, 0, CONTRACT_LIST(kinds, 576, 1), "schema/pg15/deparse.txt:1166:24"},
+	{ 194, 5, -1, false, false, CONTRACT_LIST(parents, 577, ), CONTRACT_LIST(conditions, 577, ), false, false, 0, CONTRACT_LIST(kinds, 577, 1), "schema/pg15/deparse.txt:1168:24"},
+	{ 194, 6, -1, false, false, CONTRACT_LIST(parents, 578, ), CONTRACT_LIST(conditions, 578, ), false, false, 0, CONTRACT_LIST(kinds, 578, 1), "schema/pg15/deparse.txt:1170:22"},
+	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 579, ), CONTRACT_LIST(conditions, 579, ), true, false, 0, CONTRACT_LIST(kinds, 579, ), "schema/pg15/deparse.txt:1172:25"},
+	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 580, ), CONTRACT_LIST(conditions, 580, ), false, false, 0, CONTRACT_LIST(kinds, 580, 1), "schema/pg15/deparse.txt:1174:25"},
+	{ 195, 2, -1, false, false, CONTRACT_LIST(parents, 581, ), CONTRACT_LIST(conditions, 581, ), true, false, 0, CONTRACT_LIST(kinds, 581, ), "schema/pg15/deparse.txt:1176:22"},
+	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 582, ), CONTRACT_LIST(conditions, 582, ), true, false, 0, CONTRACT_LIST(kinds, 582, ), "schema/pg15/deparse.txt:1178:25"},
+	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 583, ), CONTRACT_LIST(conditions, 583, ), false, true, 0, CONTRACT_LIST(kinds, 583, ), "schema/pg15/deparse.txt:1180:25"},
+	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 584, ), CONTRACT_LIST(conditions, 584, ), false, false, 0, CONTRACT_LIST(kinds, 584, 1), "schema/pg15/deparse.txt:1182:25"},
+	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 585, ), CONTRACT_LIST(conditions, 585, ), true, false, 0, CONTRACT_LIST(kinds, 585, ), "schema/pg15/deparse.txt:1184:26"},
+	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 586, ), CONTRACT_LIST(conditions, 586, ), false, false, 0, CONTRACT_LIST(kinds, 586, 1), "schema/pg15/deparse.txt:1186:26"},
+	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 587, ), CONTRACT_LIST(conditions, 587, ), true, false, 0, CONTRACT_LIST(kinds, 587, ), "schema/pg15/deparse.txt:1188:27"},
+	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 588, ), CONTRACT_LIST(conditions, 588, ), false, false, 0, CONTRACT_LIST(kinds, 588, 1), "schema/pg15/deparse.txt:1190:27"},
+	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 589, ), CONTRACT_LIST(conditions, 589, ), true, false, 0, CONTRACT_LIST(kinds, 589, ), "schema/pg15/deparse.txt:1192:25"},
+	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 590, ), CONTRACT_LIST(conditions, 590, ), false, true, 0, CONTRACT_LIST(kinds, 590, ), "schema/pg15/deparse.txt:1194:25"},
+	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 591, ), CONTRACT_LIST(conditions, 591, ), false, false, 0, CONTRACT_LIST(kinds, 591, 1), "schema/pg15/deparse.txt:1196:25"},
+	{ 197, 2, -1, false, false, CONTRACT_LIST(parents, 592, ), CONTRACT_LIST(conditions, 592, ), true, false, 0, CONTRACT_LIST(kinds, 592, ), "schema/pg15/deparse.txt:1198:23"},
+	{ 197, 2, -1, false, false, CONTRACT_LIST(parents, 593, ), CONTRACT_LIST(conditions, 593, ), false, true, 0, CONTRACT_LIST(kinds, 593, ), "schema/pg15/deparse.txt:1200:23"},
+	{ 197, 2, -1, false, false, CONTRACT_LIST(parents, 594, ), CONTRACT_LIST(conditions, 594, ), false, false, 0, CONTRACT_LIST(kinds, 594, 1), "schema/pg15/deparse.txt:1202:23"},
+	{ 197, 3, -1, false, false, CONTRACT_LIST(parents, 595, ), CONTRACT_LIST(conditions, 595, ), false, false, 0, CONTRACT_LIST(kinds, 595, 1), "schema/pg15/deparse.txt:1204:29"},
+	{ 198, 1, -1, false, false, CONTRACT_LIST(parents, 596, ), CONTRACT_LIST(conditions, 596, ), true, false, 0, CONTRACT_LIST(kinds, 596, ), "schema/pg15/deparse.txt:1206:24"},
+	{ 198, 1, -1, false, false, CONTRACT_LIST(parents, 597, ), CONTRACT_LIST(conditions, 597, ), false, false, 0, CONTRACT_LIST(kinds, 597, 1), "schema/pg15/deparse.txt:1208:24"},
+	{ 198, 2, -1, false, false, CONTRACT_LIST(parents, 598, ), CONTRACT_LIST(conditions, 598, ), true, false, 0, CONTRACT_LIST(kinds, 598, ), "schema/pg15/deparse.txt:1210:24"},
+	{ 198, 2, -1, false, false, CONTRACT_LIST(parents, 599, ), CONTRACT_LIST(conditions, 599, ), false, false, 0, CONTRACT_LIST(kinds, 599, 1), "schema/pg15/deparse.txt:1212:24"},
+	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 600, ), CONTRACT_LIST(conditions, 600, ), true, false, 0, CONTRACT_LIST(kinds, 600, ), "schema/pg15/deparse.txt:1214:27"},
+	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 601, ), CONTRACT_LIST(conditions, 601, ), false, false, 0, CONTRACT_LIST(kinds, 601, 1), "schema/pg15/deparse.txt:1216:27"},
+	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 602, ), CONTRACT_LIST(conditions, 602, ), true, false, 0, CONTRACT_LIST(kinds, 602, ), "schema/pg15/deparse.txt:1218:24"},
+	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 603, ), CONTRACT_LIST(conditions, 603, ), false, true, 0, CONTRACT_LIST(kinds, 603, ), "schema/pg15/deparse.txt:1220:24"},
+	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 604, ), CONTRACT_LIST(conditions, 604, ), false, false, 0, CONTRACT_LIST(kinds, 604, 1), "schema/pg15/deparse.txt:1222:24"},
+	{ 199, 0, -1, false, false, CONTRACT_LIST(parents, 605, ), CONTRACT_LIST(conditions, 605, ), true, false, 0, CONTRACT_LIST(kinds, 605, ), "schema/pg15/deparse.txt:1224:27"},
+	{ 199, 4, -1, false, false, CONTRACT_LIST(parents, 606, ), CONTRACT_LIST(conditions, 606, ), false, false, 0, CONTRACT_LIST(kinds, 606, 1), "schema/pg15/deparse.txt:1226:27"},
+	{ 199, 5, -1, false, false, CONTRACT_LIST(parents, 607, ), CONTRACT_LIST(conditions, 607, ), false, false, 0, CONTRACT_LIST(kinds, 607, 1), "schema/pg15/deparse.txt:1228:30"},
+	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 608, ), CONTRACT_LIST(conditions, 608, ), true, false, 0, CONTRACT_LIST(kinds, 608, ), "schema/pg15/deparse.txt:1230:16"},
+	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 609, ), CONTRACT_LIST(conditions, 609, ), false, true, 0, CONTRACT_LIST(kinds, 609, ), "schema/pg15/deparse.txt:1232:16"},
+	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 610, ), CONTRACT_LIST(conditions, 610, ), false, false, 0, CONTRACT_LIST(kinds, 610, 1), "schema/pg15/deparse.txt:1234:16"},
+	{ 200, 4, -1, false, false, CONTRACT_LIST(parents, 611, ), CONTRACT_LIST(conditions, 611, ), true, false, 0, CONTRACT_LIST(kinds, 611, ), "schema/pg15/deparse.txt:1236:18"},
+	{ 200, 4, -1, false, false, CONTRACT_LIST(parents, 612, ), CONTRACT_LIST(conditions, 612, ), false, false, 0, CONTRACT_LIST(kinds, 612, 1), "schema/pg15/deparse.txt:1238:18"},
+	{ 200, 6, -1, false, false, CONTRACT_LIST(parents, 613, ), CONTRACT_LIST(conditions, 613, ), true, false, 0, CONTRACT_LIST(kinds, 613, ), "schema/pg15/deparse.txt:1240:23"},
+	{ 200, 6, -1, false, false, CONTRACT_LIST(parents, 614, ), CONTRACT_LIST(conditions, 614, ), false, false, 0, CONTRACT_LIST(kinds, 614, 1), "schema/pg15/deparse.txt:1242:23"},
+	{ 201, 8, -1, false, false, CONTRACT_LIST(parents, 615, ), CONTRACT_LIST(conditions, 615, ), false, false, 0, CONTRACT_LIST(kinds, 615, 1), "schema/pg15/deparse.txt:1244:23"},
+	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 616, ), CONTRACT_LIST(conditions, 616, ), true, false, 0, CONTRACT_LIST(kinds, 616, ), "schema/pg15/deparse.txt:1246:23"},
+	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 617, ), CONTRACT_LIST(conditions, 617, ), false, false, 0, CONTRACT_LIST(kinds, 617, 1), "schema/pg15/deparse.txt:1248:23"},
+	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 618, ), CONTRACT_LIST(conditions, 618, ), true, false, 0, CONTRACT_LIST(kinds, 618, ), "schema/pg15/deparse.txt:1250:22"},
+	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 619, ), CONTRACT_LIST(conditions, 619, ), false, false, 0, CONTRACT_LIST(kinds, 619, 1), "schema/pg15/deparse.txt:1252:22"},
+	{ 202, 1, -1, false, false, CONTRACT_LIST(parents, 620, ), CONTRACT_LIST(conditions, 620, ), false, false, 0, CONTRACT_LIST(kinds, 620, 1), "schema/pg15/deparse.txt:1254:16"},
+	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 621, ), CONTRACT_LIST(conditions, 621, ), true, false, 0, CONTRACT_LIST(kinds, 621, ), "schema/pg15/deparse.txt:1256:21"},
+	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 622, ), CONTRACT_LIST(conditions, 622, ), false, false, 0, CONTRACT_LIST(kinds, 622, 1), "schema/pg15/deparse.txt:1258:21"},
+	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 623, ), CONTRACT_LIST(conditions, 623, ), true, false, 0, CONTRACT_LIST(kinds, 623, ), "schema/pg15/deparse.txt:1260:19"},
+	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 624, ), CONTRACT_LIST(conditions, 624, ), false, false, 0, CONTRACT_LIST(kinds, 624, 1), "schema/pg15/deparse.txt:1262:19"},
+	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 625, ), CONTRACT_LIST(conditions, 625, ), true, false, 0, CONTRACT_LIST(kinds, 625, ), "schema/pg15/deparse.txt:1264:23"},
+	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 626, ), CONTRACT_LIST(conditions, 626, ), false, false, 0, CONTRACT_LIST(kinds, 626, 1), "schema/pg15/deparse.txt:1266:23"},
+	{ 203, 1, -1, false, false, CONTRACT_LIST(parents, 627, ), CONTRACT_LIST(conditions, 627, ), false, false, 0, CONTRACT_LIST(kinds, 627, 1), "schema/pg15/deparse.txt:1268:16"},
+	{ 204, 6, -1, false, false, CONTRACT_LIST(parents, 628, ), CONTRACT_LIST(conditions, 628, ), false, false, 0, CONTRACT_LIST(kinds, 628, 1), "schema/pg15/deparse.txt:1270:21"},
+	{ 204, 6, -1, false, false, CONTRACT_LIST(parents, 629, ), CONTRACT_LIST(conditions, 629, ), false, false, 0, CONTRACT_LIST(kinds, 629, 1), "schema/pg15/deparse.txt:1272:21"},
+	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 630, ), CONTRACT_LIST(conditions, 630, ), true, false, 0, CONTRACT_LIST(kinds, 630, ), "schema/pg15/deparse.txt:1274:17"},
+	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 631, ), CONTRACT_LIST(conditions, 631, ), false, false, 0, CONTRACT_LIST(kinds, 631, 1), "schema/pg15/deparse.txt:1276:17"},
+	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 632, ), CONTRACT_LIST(conditions, 632, ), true, false, 0, CONTRACT_LIST(kinds, 632, ), "schema/pg15/deparse.txt:1278:23"},
+	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 633, ), CONTRACT_LIST(conditions, 633, ), false, false, 0, CONTRACT_LIST(kinds, 633, 1), "schema/pg15/deparse.txt:1280:23"},
+	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 634, ), CONTRACT_LIST(conditions, 634, ), true, false, 0, CONTRACT_LIST(kinds, 634, ), "schema/pg15/deparse.txt:1282:20"},
+	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 635, ), CONTRACT_LIST(conditions, 635, ), false, false, 0, CONTRACT_LIST(kinds, 635, 1), "schema/pg15/deparse.txt:1284:20"},
+	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 636, ), CONTRACT_LIST(conditions, 636, ), true, false, 0, CONTRACT_LIST(kinds, 636, ), "schema/pg15/deparse.txt:1286:21"},
+	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 637, ), CONTRACT_LIST(conditions, 637, ), false, false, 0, CONTRACT_LIST(kinds, 637, 1), "schema/pg15/deparse.txt:1288:21"},
+	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 638, ), CONTRACT_LIST(conditions, 638, ), true, false, 0, CONTRACT_LIST(kinds, 638, ), "schema/pg15/deparse.txt:1290:21"},
+	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 639, ), CONTRACT_LIST(conditions, 639, ), false, false, 0, CONTRACT_LIST(kinds, 639, 1), "schema/pg15/deparse.txt:1292:21"},
+	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 640, ), CONTRACT_LIST(conditions, 640, ), true, false, 0, CONTRACT_LIST(kinds, 640, ), "schema/pg15/deparse.txt:1294:17"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 641, ), CONTRACT_LIST(conditions, 641, ), false, false, 0, CONTRACT_LIST(kinds, 641, 1), "schema/pg15/deparse.txt:1296:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 642, ), CONTRACT_LIST(conditions, 642, ), false, false, 0, CONTRACT_LIST(kinds, 642, 1), "schema/pg15/deparse.txt:1298:13"},
+	{ 211, 1, -1, false, false, CONTRACT_LIST(parents, 643, ), CONTRACT_LIST(conditions, 643, ), true, false, 0, CONTRACT_LIST(kinds, 643, ), "schema/pg15/deparse.txt:1300:21"},
+	{ 211, 1, -1, false, false, CONTRACT_LIST(parents, 644, ), CONTRACT_LIST(conditions, 644, ), false, false, 0, CONTRACT_LIST(kinds, 644, 1), "schema/pg15/deparse.txt:1302:21"},
+	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 645, ), CONTRACT_LIST(conditions, 645, ), true, false, 0, CONTRACT_LIST(kinds, 645, ), "schema/pg15/deparse.txt:1304:24"},
+	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 646, ), CONTRACT_LIST(conditions, 646, ), false, true, 0, CONTRACT_LIST(kinds, 646, ), "schema/pg15/deparse.txt:1306:24"},
+	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 647, ), CONTRACT_LIST(conditions, 647, ), false, false, 0, CONTRACT_LIST(kinds, 647, 1), "schema/pg15/deparse.txt:1308:24"},
+	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 648, ), CONTRACT_LIST(conditions, 648, ), false, false, 0, CONTRACT_LIST(kinds, 648, 1), "schema/pg15/deparse.txt:1310:24"},
+	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 649, ), CONTRACT_LIST(conditions, 649, ), true, false, 0, CONTRACT_LIST(kinds, 649, ), "schema/pg15/deparse.txt:1312:28"},
+	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 650, ), CONTRACT_LIST(conditions, 650, ), false, false, 0, CONTRACT_LIST(kinds, 650, 1), "schema/pg15/deparse.txt:1314:28"},
+	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 651, ), CONTRACT_LIST(conditions, 651, ), true, false, 0, CONTRACT_LIST(kinds, 651, ), "schema/pg15/deparse.txt:1316:17"},
+	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 652, ), CONTRACT_LIST(conditions, 652, ), false, false, 0, CONTRACT_LIST(kinds, 652, 1), "schema/pg15/deparse.txt:1318:17"},
+	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 653, ), CONTRACT_LIST(conditions, 653, ), true, false, 0, CONTRACT_LIST(kinds, 653, ), "schema/pg15/deparse.txt:1320:32"},
+	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 654, ), CONTRACT_LIST(conditions, 654, ), false, false, 0, CONTRACT_LIST(kinds, 654, 1), "schema/pg15/deparse.txt:1322:32"},
+	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 655, ), CONTRACT_LIST(conditions, 655, ), true, false, 0, CONTRACT_LIST(kinds, 655, ), "schema/pg15/deparse.txt:1324:30"},
+	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 656, ), CONTRACT_LIST(conditions, 656, ), false, false, 0, CONTRACT_LIST(kinds, 656, 1), "schema/pg15/deparse.txt:1326:30"},
+	{ 216, 0, -1, false, false, CONTRACT_LIST(parents, 657, ), CONTRACT_LIST(conditions, 657, ), true, false, 0, CONTRACT_LIST(kinds, 657, ), "schema/pg15/deparse.txt:1328:26"},
+	{ 217, 1, -1, false, false, CONTRACT_LIST(parents, 658, ), CONTRACT_LIST(conditions, 658, ), true, false, 0, CONTRACT_LIST(kinds, 658, ), "schema/pg15/deparse.txt:1330:28"},
+	{ 217, 3, -1, false, false, CONTRACT_LIST(parents, 659, ), CONTRACT_LIST(conditions, 659, ), false, false, 0, CONTRACT_LIST(kinds, 659, 1), "schema/pg15/deparse.txt:1332:27"},
+	{ 217, 3, -1, false, false, CONTRACT_LIST(parents, 660, ), CONTRACT_LIST(conditions, 660, ), false, false, 0, CONTRACT_LIST(kinds, 660, 1), "schema/pg15/deparse.txt:1334:27"},
+	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 661, ), CONTRACT_LIST(conditions, 661, ), true, false, 0, CONTRACT_LIST(kinds, 661, ), "schema/pg15/deparse.txt:1336:27"},
+	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 662, ), CONTRACT_LIST(conditions, 662, ), false, false, 0, CONTRACT_LIST(kinds, 662, 1), "schema/pg15/deparse.txt:1338:27"},
+	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 663, ), CONTRACT_LIST(conditions, 663, ), false, false, 0, CONTRACT_LIST(kinds, 663, 1), "schema/pg15/deparse.txt:1340:27"},
+	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 664, ), CONTRACT_LIST(conditions, 664, ), true, false, 0, CONTRACT_LIST(kinds, 664, ), "schema/pg15/deparse.txt:1342:19"},
+	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 665, ), CONTRACT_LIST(conditions, 665, ), false, false, 0, CONTRACT_LIST(kinds, 665, 1), "schema/pg15/deparse.txt:1344:19"},
+	{ 220, 2, -1, false, false, CONTRACT_LIST(parents, 666, ), CONTRACT_LIST(conditions, 666, ), true, false, 0, CONTRACT_LIST(kinds, 666, ), "schema/pg15/deparse.txt:1346:24"},
+	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 667, ), CONTRACT_LIST(conditions, 667, ), true, false, 0, CONTRACT_LIST(kinds, 667, ), "schema/pg15/deparse.txt:1348:17"},
+	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 668, ), CONTRACT_LIST(conditions, 668, ), false, true, 0, CONTRACT_LIST(kinds, 668, ), "schema/pg15/deparse.txt:1350:17"},
+	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 669, ), CONTRACT_LIST(conditions, 669, ), false, false, 0, CONTRACT_LIST(kinds, 669, 1), "schema/pg15/deparse.txt:1352:17"},
+	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 670, ), CONTRACT_LIST(conditions, 670, ), true, false, 0, CONTRACT_LIST(kinds, 670, ), "schema/pg15/deparse.txt:1354:25"},
+	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 671, ), CONTRACT_LIST(conditions, 671, ), false, false, 0, CONTRACT_LIST(kinds, 671, 1), "schema/pg15/deparse.txt:1356:25"},
+	{ 222, 1, -1, false, false, CONTRACT_LIST(parents, 672, ), CONTRACT_LIST(conditions, 672, ), false, false, 0, CONTRACT_LIST(kinds, 672, 1), "schema/pg15/deparse.txt:1358:26"},
+	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 673, ), CONTRACT_LIST(conditions, 673, ), true, false, 0, CONTRACT_LIST(kinds, 673, ), "schema/pg15/deparse.txt:1360:30"},
+	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 674, ), CONTRACT_LIST(conditions, 674, ), false, false, 0, CONTRACT_LIST(kinds, 674, 1), "schema/pg15/deparse.txt:1362:30"},
+	{ 223, 3, -1, false, false, CONTRACT_LIST(parents, 675, ), CONTRACT_LIST(conditions, 675, ), false, false, 0, CONTRACT_LIST(kinds, 675, 1), "schema/pg15/deparse.txt:1364:31"},
+	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 676, ), CONTRACT_LIST(conditions, 676, ), true, false, 0, CONTRACT_LIST(kinds, 676, ), "schema/pg15/deparse.txt:1366:33"},
+	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 677, ), CONTRACT_LIST(conditions, 677, ), false, true, 0, CONTRACT_LIST(kinds, 677, ), "schema/pg15/deparse.txt:1368:33"},
+	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 678, ), CONTRACT_LIST(conditions, 678, ), false, false, 0, CONTRACT_LIST(kinds, 678, 1), "schema/pg15/deparse.txt:1370:33"},
+	{ 224, 2, -1, false, false, CONTRACT_LIST(parents, 679, ), CONTRACT_LIST(conditions, 679, ), true, false, 0, CONTRACT_LIST(kinds, 679, ), "schema/pg15/deparse.txt:1372:35"},
+	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 680, ), CONTRACT_LIST(conditions, 680, ), true, false, 0, CONTRACT_LIST(kinds, 680, ), "schema/pg15/deparse.txt:1374:31"},
+	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 681, ), CONTRACT_LIST(conditions, 681, ), false, true, 0, CONTRACT_LIST(kinds, 681, ), "schema/pg15/deparse.txt:1376:31"},
+	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 682, ), CONTRACT_LIST(conditions, 682, ), false, false, 0, CONTRACT_LIST(kinds, 682, 1), "schema/pg15/deparse.txt:1378:31"},
+	{ 225, 1, -1, false, false, CONTRACT_LIST(parents, 683, ), CONTRACT_LIST(conditions, 683, ), true, false, 0, CONTRACT_LIST(kinds, 683, ), "schema/pg15/deparse.txt:1380:34"},
+	{ 225, 2, -1, false, false, CONTRACT_LIST(parents, 684, ), CONTRACT_LIST(conditions, 684, ), true, false, 0, CONTRACT_LIST(kinds, 684, ), "schema/pg15/deparse.txt:1382:33"},
+	{ 225, 2, -1, false, false, CONTRACT_LIST(parents, 685, ), CONTRACT_LIST(conditions, 685, ), false, false, 0, CONTRACT_LIST(kinds, 685, 1), "schema/pg15/deparse.txt:1384:33"},
+	{ 225, 3, -1, false, false, CONTRACT_LIST(parents, 686, ), CONTRACT_LIST(conditions, 686, ), true, false, 0, CONTRACT_LIST(kinds, 686, ), "schema/pg15/deparse.txt:1386:35"},
+	{ 225, 3, -1, false, false, CONTRACT_LIST(parents, 687, ), CONTRACT_LIST(conditions, 687, ), false, false, 0, CONTRACT_LIST(kinds, 687, 1), "schema/pg15/deparse.txt:1388:35"},
+	{ 225, 4, -1, false, false, CONTRACT_LIST(parents, 688, ), CONTRACT_LIST(conditions, 688, ), true, false, 0, CONTRACT_LIST(kinds, 688, ), "schema/pg15/deparse.txt:1390:34"},
+	{ 226, 0, -1, false, false, CONTRACT_LIST(parents, 689, ), CONTRACT_LIST(conditions, 689, ), true, false, 0, CONTRACT_LIST(kinds, 689, ), "schema/pg15/deparse.txt:1392:25"},
+	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 690, ), CONTRACT_LIST(conditions, 690, ), true, false, 0, CONTRACT_LIST(kinds, 690, ), "schema/pg15/deparse.txt:1394:31"},
+	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 691, ), CONTRACT_LIST(conditions, 691, ), false, false, 0, CONTRACT_LIST(kinds, 691, 1), "schema/pg15/deparse.txt:1396:31"},
+	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 692, ), CONTRACT_LIST(conditions, 692, ), true, false, 0, CONTRACT_LIST(kinds, 692, ), "schema/pg15/deparse.txt:1398:26"},
+	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 693, ), CONTRACT_LIST(conditions, 693, ), false, false, 0, CONTRACT_LIST(kinds, 693, 1), "schema/pg15/deparse.txt:1400:26"},
+	{ 227, 3, -1, false, false, CONTRACT_LIST(parents, 694, ), CONTRACT_LIST(conditions, 694, ), false, false, 0, CONTRACT_LIST(kinds, 694, 1), "schema/pg15/deparse.txt:1402:27"},
+	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 695, ), CONTRACT_LIST(conditions, 695, ), true, false, 0, CONTRACT_LIST(kinds, 695, ), "schema/pg15/deparse.txt:1404:29"},
+	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 696, ), CONTRACT_LIST(conditions, 696, ), false, false, 0, CONTRACT_LIST(kinds, 696, 1), "schema/pg15/deparse.txt:1406:29"},
+	{ 227, 5, -1, false, false, CONTRACT_LIST(parents, 697, ), CONTRACT_LIST(conditions, 697, ), true, false, 0, CONTRACT_LIST(kinds, 697, ), "schema/pg15/deparse.txt:1408:24"},
+	{ 227, 5, -1, false, false, CONTRACT_LIST(parents, 698, ), CONTRACT_LIST(conditions, 698, ), false, false, 0, CONTRACT_LIST(kinds, 698, 1), "schema/pg15/deparse.txt:1410:24"},
+	{ 229, 0, -1, false, false, CONTRACT_LIST(parents, 699, ), CONTRACT_LIST(conditions, 699, ), true, false, 0, CONTRACT_LIST(kinds, 699, ), "schema/pg15/deparse.txt:1412:24"},
+	{ 230, 1, -1, false, false, CONTRACT_LIST(parents, 700, ), CONTRACT_LIST(conditions, 700, ), false, false, 0, CONTRACT_LIST(kinds, 700, 1), "schema/pg15/deparse.txt:1414:20"},
+	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 701, ), CONTRACT_LIST(conditions, 701, ), true, false, 0, CONTRACT_LIST(kinds, 701, ), "schema/pg15/deparse.txt:1416:25"},
+	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 702, ), CONTRACT_LIST(conditions, 702, ), false, false, 0, CONTRACT_LIST(kinds, 702, 1), "schema/pg15/deparse.txt:1418:25"},
+	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 703, ), CONTRACT_LIST(conditions, 703, ), true, false, 0, CONTRACT_LIST(kinds, 703, ), "schema/pg15/deparse.txt:1420:23"},
+	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 704, ), CONTRACT_LIST(conditions, 704, ), false, false, 0, CONTRACT_LIST(kinds, 704, 1), "schema/pg15/deparse.txt:1422:23"},
+	{ 231, 0, -1, false, false, CONTRACT_LIST(parents, 705, ), CONTRACT_LIST(conditions, 705, ), true, false, 0, CONTRACT_LIST(kinds, 705, ), "schema/pg15/deparse.txt:1424:24"},
+	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 706, ), CONTRACT_LIST(conditions, 706, ), true, false, 0, CONTRACT_LIST(kinds, 706, ), "schema/pg15/deparse.txt:1426:27"},
+	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 707, ), CONTRACT_LIST(conditions, 707, ), false, true, 0, CONTRACT_LIST(kinds, 707, ), "schema/pg15/deparse.txt:1428:27"},
+	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 708, ), CONTRACT_LIST(conditions, 708, ), false, false, 0, CONTRACT_LIST(kinds, 708, 1), "schema/pg15/deparse.txt:1430:27"},
+	{ 232, 4, -1, false, false, CONTRACT_LIST(parents, 709, ), CONTRACT_LIST(conditions, 709, ), true, false, 0, CONTRACT_LIST(kinds, 709, ), "schema/pg15/deparse.txt:1432:31"},
+	{ 232, 4, -1, false, false, CONTRACT_LIST(parents, 710, ), CONTRACT_LIST(conditions, 710, ), false, false, 0, CONTRACT_LIST(kinds, 710, 1), "schema/pg15/deparse.txt:1434:31"},
+	{ 232, 5, -1, false, false, CONTRACT_LIST(parents, 711, ), CONTRACT_LIST(conditions, 711, ), true, false, 0, CONTRACT_LIST(kinds, 711, ), "schema/pg15/deparse.txt:1436:32"},
+	{ 232, 5, -1, false, false, CONTRACT_LIST(parents, 712, ), CONTRACT_LIST(conditions, 712, ), false, false, 0, CONTRACT_LIST(kinds, 712, 1), "schema/pg15/deparse.txt:1438:32"},
+	{ 232, 6, -1, false, false, CONTRACT_LIST(parents, 713, ), CONTRACT_LIST(conditions, 713, ), true, false, 0, CONTRACT_LIST(kinds, 713, ), "schema/pg15/deparse.txt:1440:32"},
+	{ 232, 6, -1, false, false, CONTRACT_LIST(parents, 714, ), CONTRACT_LIST(conditions, 714, ), false, false, 0, CONTRACT_LIST(kinds, 714, 1), "schema/pg15/deparse.txt:1442:32"},
+	{ 234, 0, -1, false, false, CONTRACT_LIST(parents, 715, ), CONTRACT_LIST(conditions, 715, ), true, false, 0, CONTRACT_LIST(kinds, 715, ), "schema/pg15/deparse.txt:1444:19"},
+	{ 234, 1, -1, false, false, CONTRACT_LIST(parents, 716, ), CONTRACT_LIST(conditions, 716, ), true, false, 0, CONTRACT_LIST(kinds, 716, ), "schema/pg15/deparse.txt:1446:20"},
+	{ 235, 0, -1, false, false, CONTRACT_LIST(parents, 717, ), CONTRACT_LIST(conditions, 717, ), true, false, 0, CONTRACT_LIST(kinds, 717, ), "schema/pg15/deparse.txt:1448:25"},
+	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 718, ), CONTRACT_LIST(conditions, 718, ), true, false, 0, CONTRACT_LIST(kinds, 718, ), "schema/pg15/deparse.txt:1450:24"},
+	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 719, ), CONTRACT_LIST(conditions, 719, ), false, false, 0, CONTRACT_LIST(kinds, 719, 1), "schema/pg15/deparse.txt:1452:24"},
+	{ 237, 0, -1, false, false, CONTRACT_LIST(parents, 720, ), CONTRACT_LIST(conditions, 720, ), true, false, 0, CONTRACT_LIST(kinds, 720, ), "schema/pg15/deparse.txt:1454:27"},
+	{ 237, 1, -1, false, false, CONTRACT_LIST(parents, 721, ), CONTRACT_LIST(conditions, 721, ), false, false, 0, CONTRACT_LIST(kinds, 721, 1), "schema/pg15/deparse.txt:1456:31"},
+	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 722, ), CONTRACT_LIST(conditions, 722, ), true, false, 0, CONTRACT_LIST(kinds, 722, ), "schema/pg15/deparse.txt:1458:26"},
+	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 723, ), CONTRACT_LIST(conditions, 723, ), false, false, 0, CONTRACT_LIST(kinds, 723, 1), "schema/pg15/deparse.txt:1460:26"},
 	{0}
 };
 
@@ -1625,244 +2354,244 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 	{ 0, 0 }, /* ParseResult */
 	{ 0, 0 }, /* ScanResult */
 	{ 0, 0 }, /* Integer */
-	{ 0, 0 }, /* Float */
-	{ 0, 0 }, /* Boolean */
-	{ 0, 0 }, /* String */
-	{ 0, 0 }, /* BitString */
-	{ 0, 2 }, /* List */
-	{ 2, 0 }, /* OidList */
-	{ 2, 0 }, /* IntList */
-	{ 2, 0 }, /* A_Const */
-	{ 2, 3 }, /* Alias */
-	{ 5, 1 }, /* RangeVar */
-	{ 6, 0 }, /* TableFunc */
-	{ 6, 0 }, /* Var */
-	{ 6, 0 }, /* Param */
-	{ 6, 0 }, /* Aggref */
-	{ 6, 0 }, /* GroupingFunc */
-	{ 6, 0 }, /* WindowFunc */
-	{ 6, 0 }, /* SubscriptingRef */
-	{ 6, 0 }, /* FuncExpr */
-	{ 6, 1 }, /* NamedArgExpr */
-	{ 7, 0 }, /* OpExpr */
-	{ 7, 0 }, /* DistinctExpr */
-	{ 7, 0 }, /* NullIfExpr */
-	{ 7, 0 }, /* ScalarArrayOpExpr */
-	{ 7, 2 }, /* BoolExpr */
-	{ 9, 4 }, /* SubLink */
-	{ 13, 0 }, /* SubPlan */
-	{ 13, 0 }, /* AlternativeSubPlan */
-	{ 13, 0 }, /* FieldSelect */
-	{ 13, 0 }, /* FieldStore */
-	{ 13, 0 }, /* RelabelType */
-	{ 13, 0 }, /* CoerceViaIO */
-	{ 13, 0 }, /* ArrayCoerceExpr */
-	{ 13, 0 }, /* ConvertRowtypeExpr */
-	{ 13, 0 }, /* CollateExpr */
-	{ 13, 2 }, /* CaseExpr */
-	{ 15, 0 }, /* CaseWhen */
-	{ 15, 0 }, /* CaseTestExpr */
-	{ 15, 0 }, /* ArrayExpr */
-	{ 15, 0 }, /* RowExpr */
-	{ 15, 0 }, /* RowCompareExpr */
-	{ 15, 0 }, /* CoalesceExpr */
-	{ 15, 0 }, /* MinMaxExpr */
-	{ 15, 0 }, /* SQLValueFunction */
-	{ 15, 2 }, /* XmlExpr */
-	{ 17, 0 }, /* NullTest */
-	{ 17, 0 }, /* BooleanTest */
-	{ 17, 0 }, /* CoerceToDomain */
-	{ 17, 0 }, /* CoerceToDomainValue */
-	{ 17, 0 }, /* SetToDefault */
-	{ 17, 1 }, /* CurrentOfExpr */
-	{ 18, 0 }, /* NextValueExpr */
-	{ 18, 0 }, /* InferenceElem */
-	{ 18, 0 }, /* TargetEntry */
-	{ 18, 0 }, /* RangeTblRef */
-	{ 18, 4 }, /* JoinExpr */
-	{ 22, 0 }, /* FromExpr */
-	{ 22, 0 }, /* OnConflictExpr */
-	{ 22, 5 }, /* IntoClause */
-	{ 27, 0 }, /* MergeAction */
-	{ 27, 0 }, /* RawStmt */
-	{ 27, 0 }, /* Query */
-	{ 27, 6 }, /* InsertStmt */
-	{ 33, 4 }, /* DeleteStmt */
-	{ 37, 6 }, /* UpdateStmt */
-	{ 43, 4 }, /* MergeStmt */
-	{ 47, 11 }, /* SelectStmt */
-	{ 58, 0 }, /* ReturnStmt */
-	{ 58, 0 }, /* PLAssignStmt */
-	{ 58, 3 }, /* AlterTableStmt */
-	{ 61, 1 }, /* AlterTableCmd */
-	{ 62, 3 }, /* AlterDomainStmt */
-	{ 65, 0 }, /* SetOperationStmt */
-	{ 65, 6 }, /* GrantStmt */
-	{ 71, 4 }, /* GrantRoleStmt */
-	{ 75, 3 }, /* AlterDefaultPrivilegesStmt */
-	{ 78, 0 }, /* ClosePortalStmt */
-	{ 78, 2 }, /* ClusterStmt */
-	{ 80, 6 }, /* CopyStmt */
-	{ 86, 6 }, /* CreateStmt */
-	{ 92, 6 }, /* DefineStmt */
-	{ 98, 2 }, /* DropStmt */
-	{ 100, 2 }, /* TruncateStmt */
-	{ 102, 1 }, /* CommentStmt */
-	{ 103, 1 }, /* FetchStmt */
-	{ 104, 7 }, /* IndexStmt */
-	{ 111, 7 }, /* CreateFunctionStmt */
-	{ 118, 3 }, /* AlterFunctionStmt */
-	{ 121, 2 }, /* DoStmt */
-	{ 123, 2 }, /* RenameStmt */
-	{ 125, 3 }, /* RuleStmt */
-	{ 128, 1 }, /* NotifyStmt */
-	{ 129, 1 }, /* ListenStmt */
-	{ 130, 0 }, /* UnlistenStmt */
-	{ 130, 2 }, /* TransactionStmt */
-	{ 132, 7 }, /* ViewStmt */
-	{ 139, 1 }, /* LoadStmt */
-	{ 140, 5 }, /* CreateDomainStmt */
-	{ 145, 3 }, /* CreatedbStmt */
-	{ 148, 3 }, /* DropdbStmt */
-	{ 151, 4 }, /* VacuumStmt */
-	{ 155, 3 }, /* ExplainStmt */
-	{ 158, 3 }, /* CreateTableAsStmt */
-	{ 161, 3 }, /* CreateSeqStmt */
-	{ 164, 3 }, /* AlterSeqStmt */
-	{ 167, 1 }, /* VariableSetStmt */
-	{ 168, 1 }, /* VariableShowStmt */
-	{ 169, 0 }, /* DiscardStmt */
-	{ 169, 10 }, /* CreateTrigStmt */
-	{ 179, 7 }, /* CreatePLangStmt */
-	{ 186, 3 }, /* CreateRoleStmt */
-	{ 189, 3 }, /* AlterRoleStmt */
-	{ 192, 2 }, /* DropRoleStmt */
-	{ 194, 2 }, /* LockStmt */
-	{ 196, 2 }, /* ConstraintsSetStmt */
-	{ 198, 2 }, /* ReindexStmt */
-	{ 200, 0 }, /* CheckPointStmt */
-	{ 200, 1 }, /* CreateSchemaStmt */
-	{ 201, 3 }, /* AlterDatabaseStmt */
-	{ 204, 0 }, /* AlterDatabaseRefreshCollStmt */
-	{ 204, 2 }, /* AlterDatabaseSetStmt */
-	{ 206, 1 }, /* AlterRoleSetStmt */
-	{ 207, 6 }, /* CreateConversionStmt */
-	{ 213, 2 }, /* CreateCastStmt */
-	{ 215, 8 }, /* CreateOpClassStmt */
-	{ 223, 3 }, /* CreateOpFamilyStmt */
-	{ 226, 5 }, /* AlterOpFamilyStmt */
-	{ 231, 4 }, /* PrepareStmt */
-	{ 235, 1 }, /* ExecuteStmt */
-	{ 236, 0 }, /* DeallocateStmt */
-	{ 236, 3 }, /* DeclareCursorStmt */
-	{ 239, 3 }, /* CreateTableSpaceStmt */
-	{ 242, 1 }, /* DropTableSpaceStmt */
-	{ 243, 2 }, /* AlterObjectDependsStmt */
-	{ 245, 2 }, /* AlterObjectSchemaStmt */
-	{ 247, 3 }, /* AlterOwnerStmt */
-	{ 250, 3 }, /* AlterOperatorStmt */
-	{ 253, 4 }, /* AlterTypeStmt */
-	{ 257, 2 }, /* DropOwnedStmt */
-	{ 259, 3 }, /* ReassignOwnedStmt */
-	{ 262, 3 }, /* CompositeTypeStmt */
-	{ 265, 4 }, /* CreateEnumStmt */
-	{ 269, 4 }, /* CreateRangeStmt */
-	{ 273, 3 }, /* AlterEnumStmt */
-	{ 276, 4 }, /* AlterTSDictionaryStmt */
-	{ 280, 5 }, /* AlterTSConfigurationStmt */
-	{ 285, 5 }, /* CreateFdwStmt */
-	{ 290, 5 }, /* AlterFdwStmt */
-	{ 295, 4 }, /* CreateForeignServerStmt */
-	{ 299, 3 }, /* AlterForeignServerStmt */
-	{ 302, 4 }, /* CreateUserMappingStmt */
-	{ 306, 4 }, /* AlterUserMappingStmt */
-	{ 310, 2 }, /* DropUserMappingStmt */
-	{ 312, 3 }, /* AlterTableSpaceOptionsStmt */
-	{ 315, 4 }, /* AlterTableMoveAllStmt */
-	{ 319, 2 }, /* SecLabelStmt */
-	{ 321, 4 }, /* CreateForeignTableStmt */
-	{ 325, 7 }, /* ImportForeignSchemaStmt */
-	{ 332, 3 }, /* CreateExtensionStmt */
-	{ 335, 3 }, /* AlterExtensionStmt */
-	{ 338, 3 }, /* AlterExtensionContentsStmt */
-	{ 341, 6 }, /* CreateEventTrigStmt */
-	{ 347, 1 }, /* AlterEventTrigStmt */
-	{ 348, 1 }, /* RefreshMatViewStmt */
-	{ 349, 0 }, /* ReplicaIdentityStmt */
-	{ 349, 1 }, /* AlterSystemStmt */
-	{ 350, 5 }, /* CreatePolicyStmt */
-	{ 355, 4 }, /* AlterPolicyStmt */
-	{ 359, 2 }, /* CreateTransformStmt */
-	{ 361, 3 }, /* CreateAmStmt */
-	{ 364, 5 }, /* CreatePublicationStmt */
-	{ 369, 5 }, /* AlterPublicationStmt */
-	{ 374, 5 }, /* CreateSubscriptionStmt */
-	{ 379, 5 }, /* AlterSubscriptionStmt */
-	{ 384, 1 }, /* DropSubscriptionStmt */
-	{ 385, 7 }, /* CreateStatsStmt */
-	{ 392, 2 }, /* AlterCollationStmt */
-	{ 394, 1 }, /* CallStmt */
-	{ 395, 2 }, /* AlterStatsStmt */
-	{ 397, 2 }, /* A_Expr */
-	{ 399, 2 }, /* ColumnRef */
-	{ 401, 0 }, /* ParamRef */
-	{ 401, 5 }, /* FuncCall */
-	{ 406, 0 }, /* A_Star */
-	{ 406, 0 }, /* A_Indices */
-	{ 406, 3 }, /* A_Indirection */
-	{ 409, 0 }, /* A_ArrayExpr */
-	{ 409, 1 }, /* ResTarget */
-	{ 410, 0 }, /* MultiAssignRef */
-	{ 410, 2 }, /* TypeCast */
-	{ 412, 2 }, /* CollateClause */
-	{ 414, 2 }, /* SortBy */
-	{ 416, 2 }, /* WindowDef */
-	{ 418, 2 }, /* RangeSubselect */
-	{ 420, 5 }, /* RangeFunction */
-	{ 425, 4 }, /* RangeTableSample */
-	{ 429, 4 }, /* RangeTableFunc */
-	{ 433, 1 }, /* RangeTableFuncCol */
-	{ 434, 4 }, /* TypeName */
-	{ 438, 4 }, /* ColumnDef */
-	{ 442, 6 }, /* IndexElem */
-	{ 448, 0 }, /* StatsElem */
-	{ 448, 10 }, /* Constraint */
-	{ 458, 3 }, /* DefElem */
-	{ 461, 0 }, /* RangeTblEntry */
-	{ 461, 0 }, /* RangeTblFunction */
-	{ 461, 0 }, /* TableSampleClause */
-	{ 461, 0 }, /* WithCheckOption */
-	{ 461, 0 }, /* SortGroupClause */
-	{ 461, 0 }, /* GroupingSet */
-	{ 461, 0 }, /* WindowClause */
-	{ 461, 5 }, /* ObjectWithArgs */
-	{ 466, 2 }, /* AccessPriv */
-	{ 468, 4 }, /* CreateOpClassItem */
-	{ 472, 1 }, /* TableLikeClause */
-	{ 473, 1 }, /* FunctionParameter */
-	{ 474, 2 }, /* LockingClause */
-	{ 476, 0 }, /* RowMarkClause */
-	{ 476, 1 }, /* XmlSerialize */
-	{ 477, 2 }, /* WithClause */
-	{ 479, 2 }, /* InferClause */
-	{ 481, 2 }, /* OnConflictClause */
-	{ 483, 3 }, /* CTESearchClause */
-	{ 486, 4 }, /* CTECycleClause */
-	{ 490, 4 }, /* CommonTableExpr */
-	{ 494, 2 }, /* MergeWhenClause */
-	{ 496, 0 }, /* RoleSpec */
-	{ 496, 1 }, /* TriggerTransition */
-	{ 497, 4 }, /* PartitionElem */
-	{ 501, 3 }, /* PartitionSpec */
-	{ 504, 0 }, /* PartitionBoundSpec */
-	{ 504, 0 }, /* PartitionRangeDatum */
-	{ 504, 1 }, /* PartitionCmd */
-	{ 505, 3 }, /* VacuumRelation */
-	{ 508, 0 }, /* PublicationObjSpec */
-	{ 508, 3 }, /* PublicationTable */
-	{ 511, 0 }, /* InlineCodeBlock */
-	{ 511, 0 }, /* CallContext */
-	{ 511, 0 }, /* ScanToken */
+	{ 0, 1 }, /* Float */
+	{ 1, 0 }, /* Boolean */
+	{ 1, 0 }, /* String */
+	{ 1, 1 }, /* BitString */
+	{ 2, 2 }, /* List */
+	{ 4, 0 }, /* OidList */
+	{ 4, 0 }, /* IntList */
+	{ 4, 0 }, /* A_Const */
+	{ 4, 3 }, /* Alias */
+	{ 7, 2 }, /* RangeVar */
+	{ 9, 0 }, /* TableFunc */
+	{ 9, 0 }, /* Var */
+	{ 9, 0 }, /* Param */
+	{ 9, 0 }, /* Aggref */
+	{ 9, 3 }, /* GroupingFunc */
+	{ 12, 0 }, /* WindowFunc */
+	{ 12, 0 }, /* SubscriptingRef */
+	{ 12, 0 }, /* FuncExpr */
+	{ 12, 3 }, /* NamedArgExpr */
+	{ 15, 0 }, /* OpExpr */
+	{ 15, 0 }, /* DistinctExpr */
+	{ 15, 0 }, /* NullIfExpr */
+	{ 15, 0 }, /* ScalarArrayOpExpr */
+	{ 15, 3 }, /* BoolExpr */
+	{ 18, 5 }, /* SubLink */
+	{ 23, 0 }, /* SubPlan */
+	{ 23, 0 }, /* AlternativeSubPlan */
+	{ 23, 0 }, /* FieldSelect */
+	{ 23, 0 }, /* FieldStore */
+	{ 23, 0 }, /* RelabelType */
+	{ 23, 0 }, /* CoerceViaIO */
+	{ 23, 0 }, /* ArrayCoerceExpr */
+	{ 23, 0 }, /* ConvertRowtypeExpr */
+	{ 23, 0 }, /* CollateExpr */
+	{ 23, 5 }, /* CaseExpr */
+	{ 28, 4 }, /* CaseWhen */
+	{ 32, 0 }, /* CaseTestExpr */
+	{ 32, 0 }, /* ArrayExpr */
+	{ 32, 2 }, /* RowExpr */
+	{ 34, 0 }, /* RowCompareExpr */
+	{ 34, 3 }, /* CoalesceExpr */
+	{ 37, 3 }, /* MinMaxExpr */
+	{ 40, 0 }, /* SQLValueFunction */
+	{ 40, 6 }, /* XmlExpr */
+	{ 46, 2 }, /* NullTest */
+	{ 48, 2 }, /* BooleanTest */
+	{ 50, 0 }, /* CoerceToDomain */
+	{ 50, 0 }, /* CoerceToDomainValue */
+	{ 50, 0 }, /* SetToDefault */
+	{ 50, 1 }, /* CurrentOfExpr */
+	{ 51, 0 }, /* NextValueExpr */
+	{ 51, 0 }, /* InferenceElem */
+	{ 51, 0 }, /* TargetEntry */
+	{ 51, 0 }, /* RangeTblRef */
+	{ 51, 7 }, /* JoinExpr */
+	{ 58, 0 }, /* FromExpr */
+	{ 58, 0 }, /* OnConflictExpr */
+	{ 58, 5 }, /* IntoClause */
+	{ 63, 0 }, /* MergeAction */
+	{ 63, 1 }, /* RawStmt */
+	{ 64, 0 }, /* Query */
+	{ 64, 6 }, /* InsertStmt */
+	{ 70, 5 }, /* DeleteStmt */
+	{ 75, 8 }, /* UpdateStmt */
+	{ 83, 8 }, /* MergeStmt */
+	{ 91, 18 }, /* SelectStmt */
+	{ 109, 2 }, /* ReturnStmt */
+	{ 111, 0 }, /* PLAssignStmt */
+	{ 111, 4 }, /* AlterTableStmt */
+	{ 115, 2 }, /* AlterTableCmd */
+	{ 117, 5 }, /* AlterDomainStmt */
+	{ 122, 0 }, /* SetOperationStmt */
+	{ 122, 8 }, /* GrantStmt */
+	{ 130, 7 }, /* GrantRoleStmt */
+	{ 137, 3 }, /* AlterDefaultPrivilegesStmt */
+	{ 140, 0 }, /* ClosePortalStmt */
+	{ 140, 3 }, /* ClusterStmt */
+	{ 143, 8 }, /* CopyStmt */
+	{ 151, 9 }, /* CreateStmt */
+	{ 160, 7 }, /* DefineStmt */
+	{ 167, 3 }, /* DropStmt */
+	{ 170, 3 }, /* TruncateStmt */
+	{ 173, 2 }, /* CommentStmt */
+	{ 175, 1 }, /* FetchStmt */
+	{ 176, 10 }, /* IndexStmt */
+	{ 186, 8 }, /* CreateFunctionStmt */
+	{ 194, 4 }, /* AlterFunctionStmt */
+	{ 198, 3 }, /* DoStmt */
+	{ 201, 2 }, /* RenameStmt */
+	{ 203, 5 }, /* RuleStmt */
+	{ 208, 1 }, /* NotifyStmt */
+	{ 209, 1 }, /* ListenStmt */
+	{ 210, 0 }, /* UnlistenStmt */
+	{ 210, 2 }, /* TransactionStmt */
+	{ 212, 7 }, /* ViewStmt */
+	{ 219, 1 }, /* LoadStmt */
+	{ 220, 6 }, /* CreateDomainStmt */
+	{ 226, 3 }, /* CreatedbStmt */
+	{ 229, 3 }, /* DropdbStmt */
+	{ 232, 4 }, /* VacuumStmt */
+	{ 236, 4 }, /* ExplainStmt */
+	{ 240, 3 }, /* CreateTableAsStmt */
+	{ 243, 3 }, /* CreateSeqStmt */
+	{ 246, 4 }, /* AlterSeqStmt */
+	{ 250, 3 }, /* VariableSetStmt */
+	{ 253, 1 }, /* VariableShowStmt */
+	{ 254, 0 }, /* DiscardStmt */
+	{ 254, 12 }, /* CreateTrigStmt */
+	{ 266, 8 }, /* CreatePLangStmt */
+	{ 274, 3 }, /* CreateRoleStmt */
+	{ 277, 3 }, /* AlterRoleStmt */
+	{ 280, 3 }, /* DropRoleStmt */
+	{ 283, 3 }, /* LockStmt */
+	{ 286, 2 }, /* ConstraintsSetStmt */
+	{ 288, 2 }, /* ReindexStmt */
+	{ 290, 0 }, /* CheckPointStmt */
+	{ 290, 2 }, /* CreateSchemaStmt */
+	{ 292, 3 }, /* AlterDatabaseStmt */
+	{ 295, 0 }, /* AlterDatabaseRefreshCollStmt */
+	{ 295, 2 }, /* AlterDatabaseSetStmt */
+	{ 297, 1 }, /* AlterRoleSetStmt */
+	{ 298, 8 }, /* CreateConversionStmt */
+	{ 306, 2 }, /* CreateCastStmt */
+	{ 308, 10 }, /* CreateOpClassStmt */
+	{ 318, 4 }, /* CreateOpFamilyStmt */
+	{ 322, 7 }, /* AlterOpFamilyStmt */
+	{ 329, 5 }, /* PrepareStmt */
+	{ 334, 3 }, /* ExecuteStmt */
+	{ 337, 0 }, /* DeallocateStmt */
+	{ 337, 3 }, /* DeclareCursorStmt */
+	{ 340, 3 }, /* CreateTableSpaceStmt */
+	{ 343, 1 }, /* DropTableSpaceStmt */
+	{ 344, 2 }, /* AlterObjectDependsStmt */
+	{ 346, 2 }, /* AlterObjectSchemaStmt */
+	{ 348, 3 }, /* AlterOwnerStmt */
+	{ 351, 4 }, /* AlterOperatorStmt */
+	{ 355, 6 }, /* AlterTypeStmt */
+	{ 361, 3 }, /* DropOwnedStmt */
+	{ 364, 4 }, /* ReassignOwnedStmt */
+	{ 368, 3 }, /* CompositeTypeStmt */
+	{ 371, 5 }, /* CreateEnumStmt */
+	{ 376, 6 }, /* CreateRangeStmt */
+	{ 382, 4 }, /* AlterEnumStmt */
+	{ 386, 6 }, /* AlterTSDictionaryStmt */
+	{ 392, 7 }, /* AlterTSConfigurationStmt */
+	{ 399, 5 }, /* CreateFdwStmt */
+	{ 404, 5 }, /* AlterFdwStmt */
+	{ 409, 4 }, /* CreateForeignServerStmt */
+	{ 413, 3 }, /* AlterForeignServerStmt */
+	{ 416, 4 }, /* CreateUserMappingStmt */
+	{ 420, 5 }, /* AlterUserMappingStmt */
+	{ 425, 2 }, /* DropUserMappingStmt */
+	{ 427, 4 }, /* AlterTableSpaceOptionsStmt */
+	{ 431, 4 }, /* AlterTableMoveAllStmt */
+	{ 435, 2 }, /* SecLabelStmt */
+	{ 437, 4 }, /* CreateForeignTableStmt */
+	{ 441, 7 }, /* ImportForeignSchemaStmt */
+	{ 448, 3 }, /* CreateExtensionStmt */
+	{ 451, 3 }, /* AlterExtensionStmt */
+	{ 454, 3 }, /* AlterExtensionContentsStmt */
+	{ 457, 7 }, /* CreateEventTrigStmt */
+	{ 464, 2 }, /* AlterEventTrigStmt */
+	{ 466, 1 }, /* RefreshMatViewStmt */
+	{ 467, 1 }, /* ReplicaIdentityStmt */
+	{ 468, 1 }, /* AlterSystemStmt */
+	{ 469, 8 }, /* CreatePolicyStmt */
+	{ 477, 6 }, /* AlterPolicyStmt */
+	{ 483, 2 }, /* CreateTransformStmt */
+	{ 485, 5 }, /* CreateAmStmt */
+	{ 490, 5 }, /* CreatePublicationStmt */
+	{ 495, 5 }, /* AlterPublicationStmt */
+	{ 500, 6 }, /* CreateSubscriptionStmt */
+	{ 506, 5 }, /* AlterSubscriptionStmt */
+	{ 511, 1 }, /* DropSubscriptionStmt */
+	{ 512, 11 }, /* CreateStatsStmt */
+	{ 523, 3 }, /* AlterCollationStmt */
+	{ 526, 1 }, /* CallStmt */
+	{ 527, 3 }, /* AlterStatsStmt */
+	{ 530, 6 }, /* A_Expr */
+	{ 536, 3 }, /* ColumnRef */
+	{ 539, 0 }, /* ParamRef */
+	{ 539, 8 }, /* FuncCall */
+	{ 547, 0 }, /* A_Star */
+	{ 547, 2 }, /* A_Indices */
+	{ 549, 6 }, /* A_Indirection */
+	{ 555, 2 }, /* A_ArrayExpr */
+	{ 557, 3 }, /* ResTarget */
+	{ 560, 2 }, /* MultiAssignRef */
+	{ 562, 3 }, /* TypeCast */
+	{ 565, 4 }, /* CollateClause */
+	{ 569, 4 }, /* SortBy */
+	{ 573, 6 }, /* WindowDef */
+	{ 579, 3 }, /* RangeSubselect */
+	{ 582, 5 }, /* RangeFunction */
+	{ 587, 9 }, /* RangeTableSample */
+	{ 596, 9 }, /* RangeTableFunc */
+	{ 605, 3 }, /* RangeTableFuncCol */
+	{ 608, 7 }, /* TypeName */
+	{ 615, 5 }, /* ColumnDef */
+	{ 620, 7 }, /* IndexElem */
+	{ 627, 1 }, /* StatsElem */
+	{ 628, 12 }, /* Constraint */
+	{ 640, 3 }, /* DefElem */
+	{ 643, 0 }, /* RangeTblEntry */
+	{ 643, 0 }, /* RangeTblFunction */
+	{ 643, 0 }, /* TableSampleClause */
+	{ 643, 0 }, /* WithCheckOption */
+	{ 643, 0 }, /* SortGroupClause */
+	{ 643, 2 }, /* GroupingSet */
+	{ 645, 0 }, /* WindowClause */
+	{ 645, 6 }, /* ObjectWithArgs */
+	{ 651, 2 }, /* AccessPriv */
+	{ 653, 4 }, /* CreateOpClassItem */
+	{ 657, 1 }, /* TableLikeClause */
+	{ 658, 3 }, /* FunctionParameter */
+	{ 661, 3 }, /* LockingClause */
+	{ 664, 0 }, /* RowMarkClause */
+	{ 664, 3 }, /* XmlSerialize */
+	{ 667, 3 }, /* WithClause */
+	{ 670, 3 }, /* InferClause */
+	{ 673, 3 }, /* OnConflictClause */
+	{ 676, 4 }, /* CTESearchClause */
+	{ 680, 9 }, /* CTECycleClause */
+	{ 689, 5 }, /* CommonTableExpr */
+	{ 694, 5 }, /* MergeWhenClause */
+	{ 699, 0 }, /* RoleSpec */
+	{ 699, 1 }, /* TriggerTransition */
+	{ 700, 5 }, /* PartitionElem */
+	{ 705, 4 }, /* PartitionSpec */
+	{ 709, 6 }, /* PartitionBoundSpec */
+	{ 715, 0 }, /* PartitionRangeDatum */
+	{ 715, 2 }, /* PartitionCmd */
+	{ 717, 3 }, /* VacuumRelation */
+	{ 720, 0 }, /* PublicationObjSpec */
+	{ 720, 4 }, /* PublicationTable */
+	{ 724, 0 }, /* InlineCodeBlock */
+	{ 724, 0 }, /* CallContext */
+	{ 724, 0 }, /* ScanToken */
 };
 
 /* ---- Begin the walk: per message, what its class's rules ask of it, then its fields ----
@@ -2121,17 +2850,14 @@ static const bool cw_leaf_kind[PGBIND_NODE_TAG_LIMIT] = {
 	[PGBIND_T_CheckPointStmt] = true,
 	[PGBIND_T_AlterDatabaseRefreshCollStmt] = true,
 	[PGBIND_T_DeallocateStmt] = true,
-	[PGBIND_T_ReplicaIdentityStmt] = true,
 	[PGBIND_T_ParamRef] = true,
 	[PGBIND_T_A_Star] = true,
 	[PGBIND_T_SortGroupClause] = true,
 	[PGBIND_T_InlineCodeBlock] = true,
 	[PGBIND_T_CallContext] = true,
 	[PGBIND_T_Integer] = true,
-	[PGBIND_T_Float] = true,
 	[PGBIND_T_Boolean] = true,
 	[PGBIND_T_String] = true,
-	[PGBIND_T_BitString] = true,
 };
 
 static inline bool cw_meets_ParseResult(const pgbind_ParseResult *m, Parent parent)
@@ -2180,7 +2906,8 @@ static inline bool cw_meets_Float(const pgbind_Float *m, Parent parent)
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_STRING(m, fval, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -2219,7 +2946,8 @@ static inline bool cw_meets_BitString(const pgbind_BitString *m, Parent parent)
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_STRING(m, bsval, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -2227,7 +2955,7 @@ CW_BEGIN(BitString, 6)
 	CW_STRING(0, bsval, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_7_0_0[] = { 0xfa, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xbf, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x7f, 0xfe, 0xff, 0xff, 0xdd, 0xfe, 0xfd, 0xbf, 0x7e, }; /* items */
+static const uint8_t cw_kinds_7_0_0[] = { 0xfa, 0xf7, 0xff, 0xef, 0xff, 0x7b, 0xff, 0x1d, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0xc0, 0xf9, 0x85, 0xfe, 0xe4, 0x38, 0x7a, }; /* items */
 static inline bool cw_meets_List(const pgbind_List *m, Parent parent)
 {
 	(void)m;
@@ -2283,7 +3011,7 @@ CW_BEGIN(A_Const, 10)
 	CW_INT32(2, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_11_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* colnames */
+static const uint8_t cw_kinds_11_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* colnames */
 static inline bool cw_meets_Alias(const pgbind_Alias *m, Parent parent)
 {
 	(void)m;
@@ -2306,7 +3034,8 @@ static inline bool cw_meets_RangeVar(const pgbind_RangeVar *m, Parent parent)
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_STRING(m, relname, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_STRING(m, relname, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_STRING(m, relpersistence, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -2418,12 +3147,14 @@ CW_BEGIN(Aggref, 16)
 	CW_INT32(19, location, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_17_0_1[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* args */
 static inline bool cw_meets_GroupingFunc(const pgbind_GroupingFunc *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_KINDS(cw_kinds_17_0_1));
 	}
 }
 
@@ -2503,12 +3234,14 @@ CW_BEGIN(FuncExpr, 20)
 	CW_INT32(9, location, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_21_0_1[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* arg */
 static inline bool cw_meets_NamedArgExpr(const pgbind_NamedArgExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
+			CW_MEETS_NODE(m, arg, true, false, 0, CW_KINDS(cw_kinds_21_0_1)) &&
 			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS);
 	}
 }
@@ -2605,13 +3338,14 @@ CW_BEGIN(ScalarArrayOpExpr, 25)
 	CW_INT32(8, location, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_26_0_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* args */
 static inline bool cw_meets_BoolExpr(const pgbind_BoolExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_NO_KINDS);
+			CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_KINDS(cw_kinds_26_0_2));
 	}
 }
 
@@ -2622,14 +3356,16 @@ CW_BEGIN(BoolExpr, 26)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_27_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* operName */
-static const uint8_t cw_kinds_27_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* subselect */
+static const uint8_t cw_kinds_27_0_3[] = { 0xfe, 0xff, 0xfe, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* testexpr */
+static const uint8_t cw_kinds_27_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* operName */
+static const uint8_t cw_kinds_27_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* subselect */
 static inline bool cw_meets_SubLink(const pgbind_SubLink *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
+			CW_MEETS_NODE(m, testexpr, false, false, 0, CW_KINDS(cw_kinds_27_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, operName, true, false, 0, CW_KINDS(cw_kinds_27_0_4)) &&
 			CW_MEETS_NODE(m, subselect, true, false, 0, CW_KINDS(cw_kinds_27_0_5));
 	}
@@ -2813,14 +3549,18 @@ CW_BEGIN(CollateExpr, 36)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_37_0_4[] = { 0xfe, 0xff, 0xff, 0xff, 0xb3, 0xfd, 0xff, 0xf7, 0xed, 0xef, 0xdf, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xef, 0xff, 0xff, 0xdd, 0xfe, 0xfd, 0xbf, 0x76, }; /* args */
+static const uint8_t cw_kinds_37_0_3[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* arg */
+static const uint8_t cw_kinds_37_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0x93, 0xfd, 0xff, 0xb3, 0xcd, 0xef, 0x9d, 0xef, 0xf5, 0xeb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5d, 0x6e, 0xef, 0xff, 0xdd, 0xfe, 0xfd, 0xbf, 0x36, }; /* args */
+static const uint8_t cw_kinds_37_0_5[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* defresult */
 static inline bool cw_meets_CaseExpr(const pgbind_CaseExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_37_0_4));
+			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_37_0_3)) &&
+			CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_KINDS(cw_kinds_37_0_4)) &&
+			CW_MEETS_NODE(m, defresult, false, false, 0, CW_KINDS(cw_kinds_37_0_5));
 	}
 }
 
@@ -2834,12 +3574,16 @@ CW_BEGIN(CaseExpr, 37)
 	CW_INT32(6, location, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_38_0_1[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* expr */
+static const uint8_t cw_kinds_38_0_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* result */
 static inline bool cw_meets_CaseWhen(const pgbind_CaseWhen *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_NODE(m, expr, true, false, 0, CW_KINDS(cw_kinds_38_0_1)) &&
+			CW_MEETS_NODE(m, result, true, false, 0, CW_KINDS(cw_kinds_38_0_2));
 	}
 }
 
@@ -2885,12 +3629,14 @@ CW_BEGIN(ArrayExpr, 40)
 	CW_INT32(6, location, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_41_0_1[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* args */
 static inline bool cw_meets_RowExpr(const pgbind_RowExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_41_0_1));
 	}
 }
 
@@ -2922,12 +3668,14 @@ CW_BEGIN(RowCompareExpr, 42)
 	CW_REPEATED_NODE(6, rargs, Node, -1)
 CW_END
 
+static const uint8_t cw_kinds_43_0_3[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* args */
 static inline bool cw_meets_CoalesceExpr(const pgbind_CoalesceExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_KINDS(cw_kinds_43_0_3));
 	}
 }
 
@@ -2939,12 +3687,14 @@ CW_BEGIN(CoalesceExpr, 43)
 	CW_INT32(4, location, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_44_0_5[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* args */
 static inline bool cw_meets_MinMaxExpr(const pgbind_MinMaxExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_KINDS(cw_kinds_44_0_5));
 	}
 }
 
@@ -2975,14 +3725,17 @@ CW_BEGIN(SQLValueFunction, 45)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_46_0_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf1, 0xe3, 0xf7, 0x9b, 0x37, 0xa8, 0xbf, 0xff, 0xff, 0xff, 0x7f, 0xfb, 0xbd, 0x6b, 0x88, 0xdd, 0xfd, 0x2d, 0xfa, 0xf1, 0xbb, 0x36, }; /* named_args */
+static const uint8_t cw_kinds_46_0_3[] = { 0x7e, 0xf7, 0xfc, 0x6f, 0x8d, 0xf9, 0x3f, 0x18, 0x11, 0xe0, 0xb1, 0x01, 0x14, 0x80, 0xb7, 0xff, 0xff, 0x99, 0x28, 0x79, 0x98, 0x21, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0xb8, 0x36, }; /* named_args */
+static const uint8_t cw_kinds_46_0_5[] = { 0xfe, 0xff, 0xfc, 0xf7, 0x91, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x97, 0x99, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* args */
 static inline bool cw_meets_XmlExpr(const pgbind_XmlExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_0_3));
+			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_0_3)) &&
+			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_46_0_5));
 	}
 }
 
@@ -2999,12 +3752,14 @@ CW_BEGIN(XmlExpr, 46)
 	CW_INT32(9, location, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_47_0_1[] = { 0xfe, 0xff, 0xfe, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* arg */
 static inline bool cw_meets_NullTest(const pgbind_NullTest *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_NODE(m, arg, true, false, 0, CW_KINDS(cw_kinds_47_0_1));
 	}
 }
 
@@ -3016,12 +3771,14 @@ CW_BEGIN(NullTest, 47)
 	CW_INT32(4, location, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_48_0_1[] = { 0xfe, 0xff, 0xfe, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* arg */
 static inline bool cw_meets_BooleanTest(const pgbind_BooleanTest *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_NODE(m, arg, true, false, 0, CW_KINDS(cw_kinds_48_0_1));
 	}
 }
 
@@ -3166,16 +3923,20 @@ CW_BEGIN(RangeTblRef, 56)
 	CW_INT32(0, rtindex, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_57_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* usingClause */
+static const uint8_t cw_kinds_57_0_2[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1e, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* larg */
+static const uint8_t cw_kinds_57_0_3[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1e, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* rarg */
+static const uint8_t cw_kinds_57_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* usingClause */
+static const uint8_t cw_kinds_57_0_6[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* quals */
 static inline bool cw_meets_JoinExpr(const pgbind_JoinExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, larg, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_NODE(m, rarg, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, usingClause, true, false, 0, CW_KINDS(cw_kinds_57_0_4));
+			CW_MEETS_NODE(m, larg, true, false, 0, CW_KINDS(cw_kinds_57_0_2)) &&
+			CW_MEETS_NODE(m, rarg, true, false, 0, CW_KINDS(cw_kinds_57_0_3)) &&
+			CW_MEETS_REPEATED_NODE(m, usingClause, true, false, 0, CW_KINDS(cw_kinds_57_0_4)) &&
+			CW_MEETS_NODE(m, quals, false, false, 0, CW_KINDS(cw_kinds_57_0_6));
 	}
 }
 
@@ -3225,8 +3986,8 @@ CW_BEGIN(OnConflictExpr, 59)
 	CW_REPEATED_NODE(7, exclRelTlist, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_60_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* colNames */
-static const uint8_t cw_kinds_60_0_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x68, 0xbe, 0xf9, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
+static const uint8_t cw_kinds_60_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* colNames */
+static const uint8_t cw_kinds_60_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_IntoClause(const pgbind_IntoClause *m, Parent parent)
 {
 	(void)m;
@@ -3268,12 +4029,14 @@ CW_BEGIN(MergeAction, 61)
 	CW_REPEATED_NODE(5, updateColnos, Node, -1)
 CW_END
 
+static const uint8_t cw_kinds_62_0_0[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xdf, 0xff, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* stmt */
 static inline bool cw_meets_RawStmt(const pgbind_RawStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_NODE(m, stmt, false, false, 0, CW_KINDS(cw_kinds_62_0_0));
 	}
 }
 
@@ -3335,9 +4098,9 @@ CW_BEGIN(Query, 63)
 	CW_INT32(39, stmt_len, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_64_0_1[] = { 0xfa, 0xff, 0xfc, 0x77, 0xb1, 0x7d, 0xff, 0xb3, 0xc5, 0xe4, 0x88, 0xee, 0xf1, 0x61, 0x98, 0x79, 0xff, 0x2f, 0xda, 0xc0, 0xee, 0x4a, 0xea, 0xff, 0xf7, 0x5d, 0xfe, 0xf1, 0x3f, 0x30, }; /* cols */
-static const uint8_t cw_kinds_64_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* selectStmt */
-static const uint8_t cw_kinds_64_0_4[] = { 0xfe, 0xf7, 0xff, 0xef, 0xdd, 0xff, 0xff, 0xdf, 0xfb, 0xff, 0xff, 0xbf, 0x77, 0xef, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x9f, 0xdf, 0xff, 0x7f, 0xfb, 0xff, 0xbb, 0x36, }; /* returningList */
+static const uint8_t cw_kinds_64_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* cols */
+static const uint8_t cw_kinds_64_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* selectStmt */
+static const uint8_t cw_kinds_64_0_4[] = { 0xfe, 0xf7, 0xff, 0xef, 0xdd, 0xff, 0xff, 0xdd, 0xfb, 0xff, 0xff, 0xbf, 0x77, 0xef, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x67, 0x9f, 0xdf, 0xff, 0x7f, 0xfb, 0xff, 0xbb, 0x36, }; /* returningList */
 static inline bool cw_meets_InsertStmt(const pgbind_InsertStmt *m, Parent parent)
 {
 	(void)m;
@@ -3361,7 +4124,8 @@ CW_BEGIN(InsertStmt, 64)
 	CW_ENUM(6, override, OverridingKind, 0)
 CW_END
 
-static const uint8_t cw_kinds_65_0_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf3, 0xff, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xff, 0xbb, 0x36, }; /* returningList */
+static const uint8_t cw_kinds_65_0_1[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1e, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* usingClause */
+static const uint8_t cw_kinds_65_0_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdd, 0xf3, 0xff, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x77, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xff, 0xbb, 0x36, }; /* returningList */
 static inline bool cw_meets_DeleteStmt(const pgbind_DeleteStmt *m, Parent parent)
 {
 	(void)m;
@@ -3369,7 +4133,7 @@ static inline bool cw_meets_DeleteStmt(const pgbind_DeleteStmt *m, Parent parent
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, usingClause, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_REPEATED_NODE(m, usingClause, true, false, 0, CW_KINDS(cw_kinds_65_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, returningList, true, false, 0, CW_KINDS(cw_kinds_65_0_3));
 	}
 }
@@ -3382,8 +4146,9 @@ CW_BEGIN(DeleteStmt, 65)
 	CW_MESSAGE(4, withClause, WithClause, 221)
 CW_END
 
-static const uint8_t cw_kinds_66_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x12, 0x01, 0xe0, 0x80, 0x00, 0x10, 0x00, 0x90, 0x79, 0x80, 0x09, 0x08, 0x40, 0x88, 0x08, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* targetList */
-static const uint8_t cw_kinds_66_0_4[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf3, 0xff, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xff, 0xbb, 0x36, }; /* returningList */
+static const uint8_t cw_kinds_66_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0xe0, 0x80, 0x00, 0x10, 0x00, 0x90, 0x79, 0x80, 0x09, 0x08, 0x40, 0x88, 0x00, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* targetList */
+static const uint8_t cw_kinds_66_0_3[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1e, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* fromClause */
+static const uint8_t cw_kinds_66_0_4[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdd, 0xf3, 0xff, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x67, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xff, 0xbb, 0x36, }; /* returningList */
 static inline bool cw_meets_UpdateStmt(const pgbind_UpdateStmt *m, Parent parent)
 {
 	(void)m;
@@ -3391,8 +4156,8 @@ static inline bool cw_meets_UpdateStmt(const pgbind_UpdateStmt *m, Parent parent
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_66_0_1)) &&
-			CW_MEETS_REPEATED_NODE(m, fromClause, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_REPEATED_NODE(m, targetList, true, true, 0, CW_KINDS(cw_kinds_66_0_1)) &&
+			CW_MEETS_REPEATED_NODE(m, fromClause, true, false, 0, CW_KINDS(cw_kinds_66_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, returningList, true, false, 0, CW_KINDS(cw_kinds_66_0_4));
 	}
 }
@@ -3406,6 +4171,8 @@ CW_BEGIN(UpdateStmt, 66)
 	CW_MESSAGE(5, withClause, WithClause, 221)
 CW_END
 
+static const uint8_t cw_kinds_67_0_1[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1e, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* sourceRelation */
+static const uint8_t cw_kinds_67_0_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* joinCondition */
 static const uint8_t cw_kinds_67_0_3[] = { 0xfe, 0xff, 0xfe, 0xff, 0xb3, 0xfd, 0xff, 0xf7, 0xef, 0xfd, 0xce, 0xfe, 0xfb, 0x7d, 0xff, 0xf9, 0xff, 0xff, 0xfb, 0xc2, 0xff, 0xca, 0xeb, 0xff, 0xff, 0xdd, 0xfe, 0xf3, 0x7f, 0x79, }; /* mergeWhenClauses */
 static inline bool cw_meets_MergeStmt(const pgbind_MergeStmt *m, Parent parent)
 {
@@ -3414,8 +4181,9 @@ static inline bool cw_meets_MergeStmt(const pgbind_MergeStmt *m, Parent parent)
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_NODE(m, sourceRelation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, mergeWhenClauses, true, false, 0, CW_KINDS(cw_kinds_67_0_3));
+			CW_MEETS_NODE(m, sourceRelation, true, false, 0, CW_KINDS(cw_kinds_67_0_1)) &&
+			CW_MEETS_NODE(m, joinCondition, true, false, 0, CW_KINDS(cw_kinds_67_0_2)) &&
+			CW_MEETS_REPEATED_NODE(m, mergeWhenClauses, true, true, 0, CW_KINDS(cw_kinds_67_0_3));
 	}
 }
 
@@ -3427,23 +4195,33 @@ CW_BEGIN(MergeStmt, 67)
 	CW_MESSAGE(4, withClause, WithClause, 221)
 CW_END
 
-static const uint8_t cw_kinds_68_0_2[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf3, 0xff, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x6f, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xff, 0xbb, 0x36, }; /* targetList */
-static const uint8_t cw_kinds_68_0_8[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x91, 0x79, 0xff, 0x91, 0xc1, 0x40, 0x80, 0x02, 0x30, 0x20, 0x00, 0x20, 0x00, 0xca, 0x10, 0x82, 0xb9, 0x40, 0x00, 0x19, 0xf5, 0x0d, 0xfa, 0xf1, 0x38, 0x30, }; /* windowClause */
-static const uint8_t cw_kinds_68_0_9[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xe7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* valuesLists */
-static const uint8_t cw_kinds_68_0_10[] = { 0xfe, 0xff, 0xff, 0xff, 0xf7, 0xff, 0xff, 0xff, 0xfd, 0xef, 0xff, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x5f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0xbf, 0x76, }; /* sortClause */
-static const uint8_t cw_kinds_68_0_14[] = { 0x7e, 0xff, 0xfe, 0xef, 0xe7, 0xfb, 0xff, 0x7f, 0xf9, 0x8d, 0xe7, 0xf0, 0x87, 0x0e, 0x0a, 0xe0, 0x11, 0x00, 0x3f, 0x18, 0x01, 0x02, 0x51, 0x3a, 0xf8, 0xe7, 0xff, 0xe0, 0x3f, 0x70, }; /* lockingClause */
+static const uint8_t cw_kinds_68_0_0[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* distinctClause */
+static const uint8_t cw_kinds_68_0_2[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdd, 0xf3, 0xff, 0xff, 0xbf, 0x77, 0xe8, 0xbe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x67, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xff, 0xbb, 0x36, }; /* targetList */
+static const uint8_t cw_kinds_68_0_3[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1e, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* fromClause */
+static const uint8_t cw_kinds_68_0_4[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* whereClause */
+static const uint8_t cw_kinds_68_0_5[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* groupClause */
+static const uint8_t cw_kinds_68_0_7[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* havingClause */
+static const uint8_t cw_kinds_68_0_8[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x88, 0x00, 0x02, 0x98, 0x00, 0x00, 0x11, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* windowClause */
+static const uint8_t cw_kinds_68_0_9[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* valuesLists */
+static const uint8_t cw_kinds_68_0_10[] = { 0xfa, 0xf7, 0xfd, 0x67, 0x91, 0x7d, 0xff, 0xb3, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5d, 0x8c, 0xef, 0xf7, 0x5d, 0xfa, 0xfd, 0xbf, 0x36, }; /* sortClause */
+static const uint8_t cw_kinds_68_0_11[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* limitOffset */
+static const uint8_t cw_kinds_68_0_14[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfb, 0xe0, 0x38, 0x30, }; /* lockingClause */
 static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
+			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_68_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, fromClause, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, groupClause, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_REPEATED_NODE(m, fromClause, true, false, 0, CW_KINDS(cw_kinds_68_0_3)) &&
+			CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_68_0_4)) &&
+			CW_MEETS_REPEATED_NODE(m, groupClause, true, false, 0, CW_KINDS(cw_kinds_68_0_5)) &&
+			CW_MEETS_NODE(m, havingClause, false, false, 0, CW_KINDS(cw_kinds_68_0_7)) &&
 			CW_MEETS_REPEATED_NODE(m, windowClause, true, false, 0, CW_KINDS(cw_kinds_68_0_8)) &&
-			CW_MEETS_REPEATED_NODE(m, valuesLists, false, false, 0, CW_KINDS(cw_kinds_68_0_9)) &&
+			CW_MEETS_REPEATED_NODE(m, valuesLists, true, false, 0, CW_KINDS(cw_kinds_68_0_9)) &&
 			CW_MEETS_REPEATED_NODE(m, sortClause, true, false, 0, CW_KINDS(cw_kinds_68_0_10)) &&
+			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_0_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_0_14));
 	}
 }
@@ -3471,12 +4249,14 @@ CW_BEGIN(SelectStmt, 68)
 	CW_MESSAGE(19, rarg, SelectStmt, 68)
 CW_END
 
+static const uint8_t cw_kinds_69_0_0[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* returnval */
 static inline bool cw_meets_ReturnStmt(const pgbind_ReturnStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_NODE(m, returnval, true, false, 0, CW_KINDS(cw_kinds_69_0_0));
 	}
 }
 
@@ -3501,7 +4281,7 @@ CW_BEGIN(PLAssignStmt, 70)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_71_0_1[] = { 0x7a, 0xf7, 0xff, 0x67, 0x91, 0x79, 0x3f, 0xd0, 0x01, 0x09, 0x42, 0x00, 0x42, 0x08, 0x00, 0xe0, 0x00, 0x02, 0x08, 0x10, 0x21, 0x00, 0x01, 0x02, 0xf0, 0x25, 0xfa, 0xe0, 0x3c, 0x30, }; /* cmds */
+static const uint8_t cw_kinds_71_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x50, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* cmds */
 static inline bool cw_meets_AlterTableStmt(const pgbind_AlterTableStmt *m, Parent parent)
 {
 	(void)m;
@@ -3509,7 +4289,7 @@ static inline bool cw_meets_AlterTableStmt(const pgbind_AlterTableStmt *m, Paren
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, cmds, true, false, 0, CW_KINDS(cw_kinds_71_0_1));
+			CW_MEETS_REPEATED_NODE(m, cmds, true, true, 0, CW_KINDS(cw_kinds_71_0_1));
 	}
 }
 
@@ -3520,14 +4300,14 @@ CW_BEGIN(AlterTableStmt, 71)
 	CW_BOOL(3, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_72_0_4[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x40, 0x00, 0xc0, 0xf4, 0x25, 0xfa, 0xe0, 0x79, 0x7a, }; /* def */
+static const uint8_t cw_kinds_72_0_4[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x40, 0x00, 0xc0, 0xf4, 0x05, 0xfa, 0xe0, 0x79, 0x7a, }; /* def */
 static inline bool cw_meets_AlterTableCmd(const pgbind_AlterTableCmd *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(cw_kinds_72_0_4));
+			CW_MEETS_NODE(m, def, true, false, 0, CW_KINDS(cw_kinds_72_0_4));
 	}
 }
 
@@ -3542,15 +4322,16 @@ CW_BEGIN(AlterTableCmd, 72)
 	CW_BOOL(7, recurse, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_73_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
-static const uint8_t cw_kinds_73_0_3[] = { 0xfa, 0xf7, 0xff, 0xef, 0xff, 0x7b, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x02, 0xf4, 0x25, 0xfe, 0xe0, 0x38, 0x70, }; /* def */
+static const uint8_t cw_kinds_73_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* typeName */
+static const uint8_t cw_kinds_73_0_3[] = { 0xfa, 0xf7, 0xff, 0xef, 0xff, 0x7b, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0xf4, 0x25, 0xfe, 0xe0, 0x38, 0x70, }; /* def */
 static inline bool cw_meets_AlterDomainStmt(const pgbind_AlterDomainStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_73_0_1)) &&
+			CW_MEETS_STRING(m, subtype, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_REPEATED_NODE(m, typeName, true, true, 0, CW_KINDS(cw_kinds_73_0_1)) &&
 			CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(cw_kinds_73_0_3));
 	}
 }
@@ -3584,9 +4365,9 @@ CW_BEGIN(SetOperationStmt, 74)
 	CW_REPEATED_NODE(7, groupClauses, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_75_0_3[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x0d, 0xfa, 0xe0, 0xf8, 0x3a, }; /* objects */
-static const uint8_t cw_kinds_75_0_4[] = { 0xfe, 0xf7, 0xfe, 0xff, 0xb1, 0xfd, 0xff, 0xd7, 0xe5, 0x65, 0xca, 0xfe, 0x72, 0x25, 0x98, 0xf9, 0xbc, 0x26, 0xd8, 0xc0, 0xee, 0x4a, 0xeb, 0xff, 0xff, 0xdd, 0xfe, 0xf1, 0x3f, 0x70, }; /* privileges */
-static const uint8_t cw_kinds_75_0_5[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* grantees */
+static const uint8_t cw_kinds_75_0_3[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x0d, 0xfa, 0xe0, 0xf8, 0x38, }; /* objects */
+static const uint8_t cw_kinds_75_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x15, 0xfa, 0xe0, 0x38, 0x30, }; /* privileges */
+static const uint8_t cw_kinds_75_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe4, 0x38, 0x30, }; /* grantees */
 static inline bool cw_meets_GrantStmt(const pgbind_GrantStmt *m, Parent parent)
 {
 	(void)m;
@@ -3595,7 +4376,7 @@ static inline bool cw_meets_GrantStmt(const pgbind_GrantStmt *m, Parent parent)
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_KINDS(cw_kinds_75_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, privileges, true, false, 0, CW_KINDS(cw_kinds_75_0_4)) &&
-			CW_MEETS_REPEATED_NODE(m, grantees, true, false, 0, CW_KINDS(cw_kinds_75_0_5));
+			CW_MEETS_REPEATED_NODE(m, grantees, true, true, 0, CW_KINDS(cw_kinds_75_0_5));
 	}
 }
 
@@ -3611,16 +4392,17 @@ CW_BEGIN(GrantStmt, 75)
 	CW_ENUM(8, behavior, DropBehavior, 16)
 CW_END
 
-static const uint8_t cw_kinds_76_0_0[] = { 0xfe, 0xff, 0xfe, 0xff, 0xb1, 0xfd, 0xff, 0xd7, 0xe5, 0x6d, 0xca, 0xfe, 0x72, 0x25, 0x9e, 0xf9, 0xbc, 0xe6, 0xd9, 0xc0, 0xee, 0x4a, 0xeb, 0xff, 0xff, 0xdd, 0xfe, 0xf1, 0x3f, 0x70, }; /* granted_roles */
-static const uint8_t cw_kinds_76_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* grantee_roles */
+static const uint8_t cw_kinds_76_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x15, 0xfa, 0xe0, 0x38, 0x30, }; /* granted_roles */
+static const uint8_t cw_kinds_76_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe4, 0x38, 0x30, }; /* grantee_roles */
 static inline bool cw_meets_GrantRoleStmt(const pgbind_GrantRoleStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, granted_roles, true, false, 0, CW_KINDS(cw_kinds_76_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, grantee_roles, true, false, 0, CW_KINDS(cw_kinds_76_0_1));
+			CW_MEETS_REPEATED_NODE(m, granted_roles, true, true, 0, CW_KINDS(cw_kinds_76_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, grantee_roles, true, true, 0, CW_KINDS(cw_kinds_76_0_1)) &&
+			CW_MEETS_MESSAGE(m, grantor, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -3633,7 +4415,7 @@ CW_BEGIN(GrantRoleStmt, 76)
 	CW_ENUM(5, behavior, DropBehavior, 16)
 CW_END
 
-static const uint8_t cw_kinds_77_0_0[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static const uint8_t cw_kinds_77_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_AlterDefaultPrivilegesStmt(const pgbind_AlterDefaultPrivilegesStmt *m, Parent parent)
 {
 	(void)m;
@@ -3663,13 +4445,14 @@ CW_BEGIN(ClosePortalStmt, 78)
 	CW_STRING(0, portalname, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_79_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* params */
+static const uint8_t cw_kinds_79_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* params */
 static inline bool cw_meets_ClusterStmt(const pgbind_ClusterStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
+			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, params, true, false, 0, CW_KINDS(cw_kinds_79_0_2));
 	}
 }
@@ -3680,17 +4463,20 @@ CW_BEGIN(ClusterStmt, 79)
 	CW_REPEATED_NODE(2, params, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_80_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* attlist */
-static const uint8_t cw_kinds_80_0_6[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0xda, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static const uint8_t cw_kinds_80_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0xff, 0x17, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
+static const uint8_t cw_kinds_80_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* attlist */
+static const uint8_t cw_kinds_80_0_6[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
+static const uint8_t cw_kinds_80_0_7[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* whereClause */
 static inline bool cw_meets_CopyStmt(const pgbind_CopyStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, query, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_NODE(m, query, true, false, 0, CW_KINDS(cw_kinds_80_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, attlist, true, false, 0, CW_KINDS(cw_kinds_80_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_80_0_6));
+			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_80_0_6)) &&
+			CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_80_0_7));
 	}
 }
 
@@ -3705,8 +4491,9 @@ CW_BEGIN(CopyStmt, 80)
 	CW_NODE(7, whereClause, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_81_0_2[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* inhRelations */
-static const uint8_t cw_kinds_81_0_7[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x28, 0xbe, 0xf9, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
+static const uint8_t cw_kinds_81_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* tableElts */
+static const uint8_t cw_kinds_81_0_2[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* inhRelations */
+static const uint8_t cw_kinds_81_0_7[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_CreateStmt(const pgbind_CreateStmt *m, Parent parent)
 {
 	(void)m;
@@ -3714,7 +4501,7 @@ static inline bool cw_meets_CreateStmt(const pgbind_CreateStmt *m, Parent parent
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, tableElts, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_REPEATED_NODE(m, tableElts, true, false, 0, CW_KINDS(cw_kinds_81_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, inhRelations, true, false, 0, CW_KINDS(cw_kinds_81_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_81_0_7));
 	}
@@ -3735,16 +4522,16 @@ CW_BEGIN(CreateStmt, 81)
 	CW_BOOL(11, if_not_exists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_82_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* defnames */
-static const uint8_t cw_kinds_82_0_3[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xe7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* args */
-static const uint8_t cw_kinds_82_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* definition */
+static const uint8_t cw_kinds_82_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* defnames */
+static const uint8_t cw_kinds_82_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x78, 0x38, }; /* args */
+static const uint8_t cw_kinds_82_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* definition */
 static inline bool cw_meets_DefineStmt(const pgbind_DefineStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, defnames, true, false, 0, CW_KINDS(cw_kinds_82_0_2)) &&
+			CW_MEETS_REPEATED_NODE(m, defnames, true, true, 0, CW_KINDS(cw_kinds_82_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_KINDS(cw_kinds_82_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, definition, true, false, 0, CW_KINDS(cw_kinds_82_0_4));
 	}
@@ -3760,14 +4547,14 @@ CW_BEGIN(DefineStmt, 82)
 	CW_BOOL(6, replace, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_83_0_0[] = { 0xfa, 0xf7, 0xfd, 0x67, 0xd1, 0x7d, 0xff, 0x11, 0xc1, 0xca, 0x84, 0xae, 0x61, 0x41, 0xa1, 0x15, 0x7f, 0x0b, 0x17, 0x0c, 0x81, 0x4e, 0x10, 0xd2, 0xf7, 0x5d, 0xfa, 0xe5, 0x3b, 0x3a, }; /* objects */
+static const uint8_t cw_kinds_83_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0xf0, 0x0d, 0xfa, 0xe0, 0x38, 0x3a, }; /* objects */
 static inline bool cw_meets_DropStmt(const pgbind_DropStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_KINDS(cw_kinds_83_0_0));
+			CW_MEETS_REPEATED_NODE(m, objects, true, true, 0, CW_KINDS(cw_kinds_83_0_0));
 	}
 }
 
@@ -3779,14 +4566,14 @@ CW_BEGIN(DropStmt, 83)
 	CW_BOOL(4, concurrent, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_84_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* relations */
+static const uint8_t cw_kinds_84_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* relations */
 static inline bool cw_meets_TruncateStmt(const pgbind_TruncateStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, relations, true, false, 0, CW_KINDS(cw_kinds_84_0_0));
+			CW_MEETS_REPEATED_NODE(m, relations, true, true, 0, CW_KINDS(cw_kinds_84_0_0));
 	}
 }
 
@@ -3796,14 +4583,14 @@ CW_BEGIN(TruncateStmt, 84)
 	CW_ENUM(2, behavior, DropBehavior, 16)
 CW_END
 
-static const uint8_t cw_kinds_85_0_1[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xf7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* object */
+static const uint8_t cw_kinds_85_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0xf0, 0x0d, 0xfa, 0xe0, 0xf8, 0x3a, }; /* object */
 static inline bool cw_meets_CommentStmt(const pgbind_CommentStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(cw_kinds_85_0_1));
+			CW_MEETS_NODE(m, object, true, false, 0, CW_KINDS(cw_kinds_85_0_1));
 	}
 }
 
@@ -3830,9 +4617,10 @@ CW_BEGIN(FetchStmt, 86)
 	CW_BOOL(3, ismove, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_87_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x93, 0xf9, 0xff, 0x55, 0xcd, 0x61, 0x80, 0x00, 0x20, 0x08, 0x06, 0x80, 0x00, 0x00, 0x30, 0x80, 0x00, 0x40, 0x00, 0x30, 0xfd, 0x85, 0xfa, 0xe1, 0x38, 0x30, }; /* indexParams */
-static const uint8_t cw_kinds_87_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x93, 0xf9, 0xff, 0xd5, 0xcd, 0x61, 0x80, 0x00, 0x20, 0x08, 0x06, 0x80, 0x00, 0x00, 0x30, 0x80, 0x01, 0x40, 0x00, 0x30, 0xfd, 0x85, 0xfa, 0xe1, 0x38, 0x30, }; /* indexIncludingParams */
-static const uint8_t cw_kinds_87_0_6[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x68, 0xbe, 0xf8, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
+static const uint8_t cw_kinds_87_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x83, 0xf9, 0x3f, 0x10, 0x09, 0x01, 0x00, 0x00, 0x00, 0x08, 0x02, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf9, 0x85, 0xfa, 0xe0, 0x38, 0x30, }; /* indexParams */
+static const uint8_t cw_kinds_87_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x83, 0xf9, 0x3f, 0x10, 0x09, 0x01, 0x00, 0x00, 0x00, 0x08, 0x02, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf9, 0x85, 0xfa, 0xe0, 0x38, 0x30, }; /* indexIncludingParams */
+static const uint8_t cw_kinds_87_0_6[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
+static const uint8_t cw_kinds_87_0_7[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* whereClause */
 static inline bool cw_meets_IndexStmt(const pgbind_IndexStmt *m, Parent parent)
 {
 	(void)m;
@@ -3840,9 +4628,11 @@ static inline bool cw_meets_IndexStmt(const pgbind_IndexStmt *m, Parent parent)
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, indexParams, true, false, 0, CW_KINDS(cw_kinds_87_0_4)) &&
+			CW_MEETS_STRING(m, accessMethod, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_REPEATED_NODE(m, indexParams, true, true, 0, CW_KINDS(cw_kinds_87_0_4)) &&
 			CW_MEETS_REPEATED_NODE(m, indexIncludingParams, true, false, 0, CW_KINDS(cw_kinds_87_0_5)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_87_0_6));
+			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_87_0_6)) &&
+			CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_87_0_7));
 	}
 }
 
@@ -3873,17 +4663,17 @@ CW_BEGIN(IndexStmt, 87)
 	CW_BOOL(23, reset_default_tblspc, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_88_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* funcname */
-static const uint8_t cw_kinds_88_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x85, 0xfa, 0xe0, 0x38, 0x30, }; /* parameters */
-static const uint8_t cw_kinds_88_0_5[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
-static const uint8_t cw_kinds_88_0_6[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xe7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* sql_body */
+static const uint8_t cw_kinds_88_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* funcname */
+static const uint8_t cw_kinds_88_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x85, 0xfa, 0xe0, 0x38, 0x30, }; /* parameters */
+static const uint8_t cw_kinds_88_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
+static const uint8_t cw_kinds_88_0_6[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x18, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* sql_body */
 static inline bool cw_meets_CreateFunctionStmt(const pgbind_CreateFunctionStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_88_0_2)) &&
+			CW_MEETS_REPEATED_NODE(m, funcname, true, true, 0, CW_KINDS(cw_kinds_88_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, parameters, true, false, 0, CW_KINDS(cw_kinds_88_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_88_0_5)) &&
 			CW_MEETS_NODE(m, sql_body, false, false, 0, CW_KINDS(cw_kinds_88_0_6));
@@ -3900,7 +4690,7 @@ CW_BEGIN(CreateFunctionStmt, 88)
 	CW_NODE(6, sql_body, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_89_0_2[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* actions */
+static const uint8_t cw_kinds_89_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* actions */
 static inline bool cw_meets_AlterFunctionStmt(const pgbind_AlterFunctionStmt *m, Parent parent)
 {
 	(void)m;
@@ -3908,7 +4698,7 @@ static inline bool cw_meets_AlterFunctionStmt(const pgbind_AlterFunctionStmt *m,
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, func, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, actions, true, false, 0, CW_KINDS(cw_kinds_89_0_2));
+			CW_MEETS_REPEATED_NODE(m, actions, true, true, 0, CW_KINDS(cw_kinds_89_0_2));
 	}
 }
 
@@ -3918,14 +4708,14 @@ CW_BEGIN(AlterFunctionStmt, 89)
 	CW_REPEATED_NODE(2, actions, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_90_0_0[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* args */
+static const uint8_t cw_kinds_90_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* args */
 static inline bool cw_meets_DoStmt(const pgbind_DoStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_90_0_0));
+			CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_KINDS(cw_kinds_90_0_0));
 	}
 }
 
@@ -3933,7 +4723,7 @@ CW_BEGIN(DoStmt, 90)
 	CW_REPEATED_NODE(0, args, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_91_0_3[] = { 0xfa, 0xff, 0xfc, 0x77, 0xe1, 0x7d, 0xff, 0x3b, 0xc5, 0x66, 0x9d, 0xef, 0xb5, 0xe3, 0xfd, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xf3, 0x5d, 0xfe, 0xfd, 0xbb, 0x3e, }; /* object */
+static const uint8_t cw_kinds_91_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x0d, 0xfa, 0xe0, 0x38, 0x3a, }; /* object */
 static inline bool cw_meets_RenameStmt(const pgbind_RenameStmt *m, Parent parent)
 {
 	(void)m;
@@ -3956,6 +4746,8 @@ CW_BEGIN(RenameStmt, 91)
 	CW_BOOL(7, missing_ok, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_92_0_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* whereClause */
+static const uint8_t cw_kinds_92_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0xff, 0x15, 0x01, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* actions */
 static inline bool cw_meets_RuleStmt(const pgbind_RuleStmt *m, Parent parent)
 {
 	(void)m;
@@ -3964,7 +4756,8 @@ static inline bool cw_meets_RuleStmt(const pgbind_RuleStmt *m, Parent parent)
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_STRING(m, rulename, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, actions, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_92_0_2)) &&
+			CW_MEETS_REPEATED_NODE(m, actions, true, false, 0, CW_KINDS(cw_kinds_92_0_5));
 	}
 }
 
@@ -4020,7 +4813,7 @@ CW_BEGIN(UnlistenStmt, 95)
 	CW_STRING(0, conditionname, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_96_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static const uint8_t cw_kinds_96_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_TransactionStmt(const pgbind_TransactionStmt *m, Parent parent)
 {
 	(void)m;
@@ -4039,9 +4832,9 @@ CW_BEGIN(TransactionStmt, 96)
 	CW_BOOL(4, chain, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_97_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* aliases */
-static const uint8_t cw_kinds_97_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
-static const uint8_t cw_kinds_97_0_4[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x68, 0xbe, 0xf8, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
+static const uint8_t cw_kinds_97_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* aliases */
+static const uint8_t cw_kinds_97_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
+static const uint8_t cw_kinds_97_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_ViewStmt(const pgbind_ViewStmt *m, Parent parent)
 {
 	(void)m;
@@ -4078,15 +4871,15 @@ CW_BEGIN(LoadStmt, 98)
 	CW_STRING(0, filename, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_99_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* domainname */
-static const uint8_t cw_kinds_99_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xf4, 0x25, 0xfa, 0xe0, 0x38, 0x30, }; /* constraints */
+static const uint8_t cw_kinds_99_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* domainname */
+static const uint8_t cw_kinds_99_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x25, 0xfa, 0xe0, 0x38, 0x30, }; /* constraints */
 static inline bool cw_meets_CreateDomainStmt(const pgbind_CreateDomainStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, domainname, true, false, 0, CW_KINDS(cw_kinds_99_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, domainname, true, true, 0, CW_KINDS(cw_kinds_99_0_0)) &&
 			CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, constraints, true, false, 0, CW_KINDS(cw_kinds_99_0_3));
 	}
@@ -4099,7 +4892,7 @@ CW_BEGIN(CreateDomainStmt, 99)
 	CW_REPEATED_NODE(3, constraints, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_100_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static const uint8_t cw_kinds_100_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_CreatedbStmt(const pgbind_CreatedbStmt *m, Parent parent)
 {
 	(void)m;
@@ -4116,7 +4909,7 @@ CW_BEGIN(CreatedbStmt, 100)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_101_0_2[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static const uint8_t cw_kinds_101_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_DropdbStmt(const pgbind_DropdbStmt *m, Parent parent)
 {
 	(void)m;
@@ -4134,8 +4927,8 @@ CW_BEGIN(DropdbStmt, 101)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_102_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
-static const uint8_t cw_kinds_102_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0xff, 0x11, 0xc1, 0x00, 0x84, 0x80, 0x01, 0x00, 0x00, 0x20, 0x10, 0x00, 0x10, 0x08, 0x00, 0x00, 0x00, 0x02, 0xf0, 0x45, 0xfa, 0xe0, 0x3b, 0x30, }; /* rels */
+static const uint8_t cw_kinds_102_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
+static const uint8_t cw_kinds_102_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x3a, 0x30, }; /* rels */
 static inline bool cw_meets_VacuumStmt(const pgbind_VacuumStmt *m, Parent parent)
 {
 	(void)m;
@@ -4153,14 +4946,15 @@ CW_BEGIN(VacuumStmt, 102)
 	CW_BOOL(2, is_vacuumcmd, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_103_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x03, 0xda, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x18, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static const uint8_t cw_kinds_103_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0xff, 0x17, 0x01, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
+static const uint8_t cw_kinds_103_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_ExplainStmt(const pgbind_ExplainStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, query, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_NODE(m, query, true, false, 0, CW_KINDS(cw_kinds_103_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_103_0_1));
 	}
 }
@@ -4170,7 +4964,7 @@ CW_BEGIN(ExplainStmt, 103)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_104_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
+static const uint8_t cw_kinds_104_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
 static inline bool cw_meets_CreateTableAsStmt(const pgbind_CreateTableAsStmt *m, Parent parent)
 {
 	(void)m;
@@ -4190,7 +4984,7 @@ CW_BEGIN(CreateTableAsStmt, 104)
 	CW_BOOL(4, if_not_exists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_105_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static const uint8_t cw_kinds_105_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_CreateSeqStmt(const pgbind_CreateSeqStmt *m, Parent parent)
 {
 	(void)m;
@@ -4210,7 +5004,7 @@ CW_BEGIN(CreateSeqStmt, 105)
 	CW_BOOL(4, if_not_exists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_106_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static const uint8_t cw_kinds_106_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_AlterSeqStmt(const pgbind_AlterSeqStmt *m, Parent parent)
 {
 	(void)m;
@@ -4218,7 +5012,7 @@ static inline bool cw_meets_AlterSeqStmt(const pgbind_AlterSeqStmt *m, Parent pa
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, sequence, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_106_0_1));
+			CW_MEETS_REPEATED_NODE(m, options, true, true, 0, CW_KINDS(cw_kinds_106_0_1));
 	}
 }
 
@@ -4229,13 +5023,14 @@ CW_BEGIN(AlterSeqStmt, 106)
 	CW_BOOL(3, missing_ok, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_107_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x70, }; /* args */
 static inline bool cw_meets_VariableSetStmt(const pgbind_VariableSetStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_107_0_2));
 	}
 }
 
@@ -4273,10 +5068,11 @@ CW_BEGIN(DiscardStmt, 109)
 	CW_ENUM(0, target, DiscardMode, 27)
 CW_END
 
-static const uint8_t cw_kinds_110_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* funcname */
-static const uint8_t cw_kinds_110_0_5[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* args */
-static const uint8_t cw_kinds_110_0_9[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* columns */
-static const uint8_t cw_kinds_110_0_11[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* transitionRels */
+static const uint8_t cw_kinds_110_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* funcname */
+static const uint8_t cw_kinds_110_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* args */
+static const uint8_t cw_kinds_110_0_9[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* columns */
+static const uint8_t cw_kinds_110_0_10[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* whenClause */
+static const uint8_t cw_kinds_110_0_11[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe8, 0x38, 0x30, }; /* transitionRels */
 static inline bool cw_meets_CreateTrigStmt(const pgbind_CreateTrigStmt *m, Parent parent)
 {
 	(void)m;
@@ -4285,9 +5081,10 @@ static inline bool cw_meets_CreateTrigStmt(const pgbind_CreateTrigStmt *m, Paren
 		return true &&
 			CW_MEETS_STRING(m, trigname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_110_0_4)) &&
+			CW_MEETS_REPEATED_NODE(m, funcname, true, true, 0, CW_KINDS(cw_kinds_110_0_4)) &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_110_0_5)) &&
 			CW_MEETS_REPEATED_NODE(m, columns, true, false, 0, CW_KINDS(cw_kinds_110_0_9)) &&
+			CW_MEETS_NODE(m, whenClause, false, false, 0, CW_KINDS(cw_kinds_110_0_10)) &&
 			CW_MEETS_REPEATED_NODE(m, transitionRels, true, false, 0, CW_KINDS(cw_kinds_110_0_11));
 	}
 }
@@ -4310,9 +5107,9 @@ CW_BEGIN(CreateTrigStmt, 110)
 	CW_MESSAGE(14, constrrel, RangeVar, 12)
 CW_END
 
-static const uint8_t cw_kinds_111_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* plhandler */
-static const uint8_t cw_kinds_111_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* plinline */
-static const uint8_t cw_kinds_111_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* plvalidator */
+static const uint8_t cw_kinds_111_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* plhandler */
+static const uint8_t cw_kinds_111_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* plinline */
+static const uint8_t cw_kinds_111_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* plvalidator */
 static inline bool cw_meets_CreatePLangStmt(const pgbind_CreatePLangStmt *m, Parent parent)
 {
 	(void)m;
@@ -4320,7 +5117,7 @@ static inline bool cw_meets_CreatePLangStmt(const pgbind_CreatePLangStmt *m, Par
 	default:
 		return true &&
 			CW_MEETS_STRING(m, plname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, plhandler, true, false, 0, CW_KINDS(cw_kinds_111_0_2)) &&
+			CW_MEETS_REPEATED_NODE(m, plhandler, true, true, 0, CW_KINDS(cw_kinds_111_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, plinline, true, false, 0, CW_KINDS(cw_kinds_111_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, plvalidator, true, false, 0, CW_KINDS(cw_kinds_111_0_4));
 	}
@@ -4335,7 +5132,7 @@ CW_BEGIN(CreatePLangStmt, 111)
 	CW_BOOL(5, pltrusted, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_112_0_2[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static const uint8_t cw_kinds_112_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_CreateRoleStmt(const pgbind_CreateRoleStmt *m, Parent parent)
 {
 	(void)m;
@@ -4353,7 +5150,7 @@ CW_BEGIN(CreateRoleStmt, 112)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_113_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static const uint8_t cw_kinds_113_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_AlterRoleStmt(const pgbind_AlterRoleStmt *m, Parent parent)
 {
 	(void)m;
@@ -4371,14 +5168,14 @@ CW_BEGIN(AlterRoleStmt, 113)
 	CW_INT32(2, action, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_114_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xeb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
+static const uint8_t cw_kinds_114_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe4, 0x38, 0x30, }; /* roles */
 static inline bool cw_meets_DropRoleStmt(const pgbind_DropRoleStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_114_0_0));
+			CW_MEETS_REPEATED_NODE(m, roles, true, true, 0, CW_KINDS(cw_kinds_114_0_0));
 	}
 }
 
@@ -4387,14 +5184,14 @@ CW_BEGIN(DropRoleStmt, 114)
 	CW_BOOL(1, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_115_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* relations */
+static const uint8_t cw_kinds_115_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* relations */
 static inline bool cw_meets_LockStmt(const pgbind_LockStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, relations, true, false, 0, CW_KINDS(cw_kinds_115_0_0));
+			CW_MEETS_REPEATED_NODE(m, relations, true, true, 0, CW_KINDS(cw_kinds_115_0_0));
 	}
 }
 
@@ -4404,7 +5201,7 @@ CW_BEGIN(LockStmt, 115)
 	CW_BOOL(2, nowait, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_116_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* constraints */
+static const uint8_t cw_kinds_116_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* constraints */
 static inline bool cw_meets_ConstraintsSetStmt(const pgbind_ConstraintsSetStmt *m, Parent parent)
 {
 	(void)m;
@@ -4420,7 +5217,7 @@ CW_BEGIN(ConstraintsSetStmt, 116)
 	CW_BOOL(1, deferred, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_117_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* params */
+static const uint8_t cw_kinds_117_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* params */
 static inline bool cw_meets_ReindexStmt(const pgbind_ReindexStmt *m, Parent parent)
 {
 	(void)m;
@@ -4450,13 +5247,14 @@ static inline bool cw_meets_CheckPointStmt(const pgbind_CheckPointStmt *m, Paren
 CW_BEGIN(CheckPointStmt, 118)
 CW_END
 
+static const uint8_t cw_kinds_119_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x83, 0x20, 0x80, 0x80, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* schemaElts */
 static inline bool cw_meets_CreateSchemaStmt(const pgbind_CreateSchemaStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, schemaElts, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_REPEATED_NODE(m, schemaElts, true, false, 0, CW_KINDS(cw_kinds_119_0_2));
 	}
 }
 
@@ -4467,7 +5265,7 @@ CW_BEGIN(CreateSchemaStmt, 119)
 	CW_BOOL(3, if_not_exists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_120_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static const uint8_t cw_kinds_120_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_AlterDatabaseStmt(const pgbind_AlterDatabaseStmt *m, Parent parent)
 {
 	(void)m;
@@ -4529,18 +5327,18 @@ CW_BEGIN(AlterRoleSetStmt, 123)
 	CW_MESSAGE(2, setstmt, VariableSetStmt, 107)
 CW_END
 
-static const uint8_t cw_kinds_124_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* conversion_name */
-static const uint8_t cw_kinds_124_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* func_name */
+static const uint8_t cw_kinds_124_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* conversion_name */
+static const uint8_t cw_kinds_124_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* func_name */
 static inline bool cw_meets_CreateConversionStmt(const pgbind_CreateConversionStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, conversion_name, true, false, 0, CW_KINDS(cw_kinds_124_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, conversion_name, true, true, 0, CW_KINDS(cw_kinds_124_0_0)) &&
 			CW_MEETS_STRING(m, for_encoding_name, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_STRING(m, to_encoding_name, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, func_name, true, false, 0, CW_KINDS(cw_kinds_124_0_3));
+			CW_MEETS_REPEATED_NODE(m, func_name, true, true, 0, CW_KINDS(cw_kinds_124_0_3));
 	}
 }
 
@@ -4571,20 +5369,20 @@ CW_BEGIN(CreateCastStmt, 125)
 	CW_BOOL(4, inout, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_126_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opclassname */
-static const uint8_t cw_kinds_126_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opfamilyname */
-static const uint8_t cw_kinds_126_0_4[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0xff, 0xfd, 0xff, 0xff, 0xff, 0xb7, 0xf7, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xdf, 0xfe, 0xfd, 0xff, 0xff, 0xff, 0xfd, 0xfb, 0x76, }; /* items */
+static const uint8_t cw_kinds_126_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* opclassname */
+static const uint8_t cw_kinds_126_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* opfamilyname */
+static const uint8_t cw_kinds_126_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x25, 0xfa, 0xe0, 0x38, 0x30, }; /* items */
 static inline bool cw_meets_CreateOpClassStmt(const pgbind_CreateOpClassStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, opclassname, true, false, 0, CW_KINDS(cw_kinds_126_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, opclassname, true, true, 0, CW_KINDS(cw_kinds_126_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, opfamilyname, true, false, 0, CW_KINDS(cw_kinds_126_0_1)) &&
 			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_MESSAGE(m, datatype, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, items, true, false, 0, CW_KINDS(cw_kinds_126_0_4));
+			CW_MEETS_REPEATED_NODE(m, items, true, true, 0, CW_KINDS(cw_kinds_126_0_4));
 	}
 }
 
@@ -4597,14 +5395,14 @@ CW_BEGIN(CreateOpClassStmt, 126)
 	CW_BOOL(5, isDefault, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_127_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opfamilyname */
+static const uint8_t cw_kinds_127_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* opfamilyname */
 static inline bool cw_meets_CreateOpFamilyStmt(const pgbind_CreateOpFamilyStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, opfamilyname, true, false, 0, CW_KINDS(cw_kinds_127_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, opfamilyname, true, true, 0, CW_KINDS(cw_kinds_127_0_0)) &&
 			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS);
 	}
 }
@@ -4614,17 +5412,17 @@ CW_BEGIN(CreateOpFamilyStmt, 127)
 	CW_STRING(1, amname, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_128_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opfamilyname */
-static const uint8_t cw_kinds_128_0_3[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0xff, 0xfd, 0xff, 0xff, 0xff, 0xb7, 0xf7, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xdf, 0xfe, 0xfd, 0xff, 0xff, 0xff, 0xfd, 0xfb, 0x76, }; /* items */
+static const uint8_t cw_kinds_128_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* opfamilyname */
+static const uint8_t cw_kinds_128_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x25, 0xfa, 0xe0, 0x38, 0x30, }; /* items */
 static inline bool cw_meets_AlterOpFamilyStmt(const pgbind_AlterOpFamilyStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, opfamilyname, true, false, 0, CW_KINDS(cw_kinds_128_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, opfamilyname, true, true, 0, CW_KINDS(cw_kinds_128_0_0)) &&
 			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, items, true, false, 0, CW_KINDS(cw_kinds_128_0_3));
+			CW_MEETS_REPEATED_NODE(m, items, true, true, 0, CW_KINDS(cw_kinds_128_0_3));
 	}
 }
 
@@ -4635,7 +5433,8 @@ CW_BEGIN(AlterOpFamilyStmt, 128)
 	CW_REPEATED_NODE(3, items, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_129_0_1[] = { 0x7e, 0xf7, 0xfd, 0x67, 0xd1, 0xfb, 0xff, 0x55, 0xe9, 0xcb, 0x86, 0xbc, 0x63, 0x4d, 0xa1, 0x95, 0x7f, 0x09, 0x17, 0x0c, 0x80, 0x46, 0x11, 0x52, 0xf7, 0x77, 0xfb, 0xe4, 0x3b, 0x30, }; /* argtypes */
+static const uint8_t cw_kinds_129_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* argtypes */
+static const uint8_t cw_kinds_129_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0xff, 0x17, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
 static inline bool cw_meets_PrepareStmt(const pgbind_PrepareStmt *m, Parent parent)
 {
 	(void)m;
@@ -4644,7 +5443,7 @@ static inline bool cw_meets_PrepareStmt(const pgbind_PrepareStmt *m, Parent pare
 		return true &&
 			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, argtypes, true, false, 0, CW_KINDS(cw_kinds_129_0_1)) &&
-			CW_MEETS_NODE(m, query, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_NODE(m, query, true, false, 0, CW_KINDS(cw_kinds_129_0_2));
 	}
 }
 
@@ -4654,13 +5453,15 @@ CW_BEGIN(PrepareStmt, 129)
 	CW_NODE(2, query, Node, -1)
 CW_END
 
+static const uint8_t cw_kinds_130_0_1[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* params */
 static inline bool cw_meets_ExecuteStmt(const pgbind_ExecuteStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_REPEATED_NODE(m, params, true, false, 0, CW_KINDS(cw_kinds_130_0_1));
 	}
 }
 
@@ -4682,7 +5483,7 @@ CW_BEGIN(DeallocateStmt, 131)
 	CW_STRING(0, name, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_132_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
+static const uint8_t cw_kinds_132_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
 static inline bool cw_meets_DeclareCursorStmt(const pgbind_DeclareCursorStmt *m, Parent parent)
 {
 	(void)m;
@@ -4754,7 +5555,7 @@ CW_BEGIN(AlterObjectDependsStmt, 135)
 	CW_BOOL(4, remove, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_136_0_2[] = { 0xfa, 0xff, 0xfc, 0x77, 0xe1, 0x7d, 0xff, 0x3b, 0xc5, 0x66, 0x9d, 0xef, 0xb5, 0xe3, 0xfd, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xf3, 0x5d, 0xfe, 0xfd, 0xbb, 0x3e, }; /* object */
+static const uint8_t cw_kinds_136_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x0d, 0xfa, 0xe0, 0x38, 0x3a, }; /* object */
 static inline bool cw_meets_AlterObjectSchemaStmt(const pgbind_AlterObjectSchemaStmt *m, Parent parent)
 {
 	(void)m;
@@ -4774,7 +5575,7 @@ CW_BEGIN(AlterObjectSchemaStmt, 136)
 	CW_BOOL(4, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_137_0_2[] = { 0xfe, 0xff, 0xfe, 0xe7, 0xe7, 0xff, 0xff, 0x3e, 0xf9, 0x42, 0xa4, 0xbe, 0x85, 0xe5, 0xff, 0x17, 0xff, 0x39, 0x17, 0x0e, 0x80, 0x4f, 0x58, 0xd1, 0xfb, 0x5f, 0xff, 0xf4, 0xfb, 0x7e, }; /* object */
+static const uint8_t cw_kinds_137_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x0d, 0xfa, 0xe0, 0xf8, 0x3a, }; /* object */
 static inline bool cw_meets_AlterOwnerStmt(const pgbind_AlterOwnerStmt *m, Parent parent)
 {
 	(void)m;
@@ -4793,7 +5594,7 @@ CW_BEGIN(AlterOwnerStmt, 137)
 	CW_MESSAGE(3, newowner, RoleSpec, 228)
 CW_END
 
-static const uint8_t cw_kinds_138_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x03, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static const uint8_t cw_kinds_138_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_AlterOperatorStmt(const pgbind_AlterOperatorStmt *m, Parent parent)
 {
 	(void)m;
@@ -4801,7 +5602,7 @@ static inline bool cw_meets_AlterOperatorStmt(const pgbind_AlterOperatorStmt *m,
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, opername, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_138_0_1));
+			CW_MEETS_REPEATED_NODE(m, options, true, true, 0, CW_KINDS(cw_kinds_138_0_1));
 	}
 }
 
@@ -4810,16 +5611,16 @@ CW_BEGIN(AlterOperatorStmt, 138)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_139_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
-static const uint8_t cw_kinds_139_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static const uint8_t cw_kinds_139_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* typeName */
+static const uint8_t cw_kinds_139_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_AlterTypeStmt(const pgbind_AlterTypeStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_139_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_139_0_1));
+			CW_MEETS_REPEATED_NODE(m, typeName, true, true, 0, CW_KINDS(cw_kinds_139_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, options, true, true, 0, CW_KINDS(cw_kinds_139_0_1));
 	}
 }
 
@@ -4828,14 +5629,14 @@ CW_BEGIN(AlterTypeStmt, 139)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_140_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xeb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
+static const uint8_t cw_kinds_140_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe4, 0x38, 0x30, }; /* roles */
 static inline bool cw_meets_DropOwnedStmt(const pgbind_DropOwnedStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_140_0_0));
+			CW_MEETS_REPEATED_NODE(m, roles, true, true, 0, CW_KINDS(cw_kinds_140_0_0));
 	}
 }
 
@@ -4844,14 +5645,14 @@ CW_BEGIN(DropOwnedStmt, 140)
 	CW_ENUM(1, behavior, DropBehavior, 16)
 CW_END
 
-static const uint8_t cw_kinds_141_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xeb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
+static const uint8_t cw_kinds_141_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe4, 0x38, 0x30, }; /* roles */
 static inline bool cw_meets_ReassignOwnedStmt(const pgbind_ReassignOwnedStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_141_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, roles, true, true, 0, CW_KINDS(cw_kinds_141_0_0)) &&
 			CW_MEETS_MESSAGE(m, newrole, true, false, 0, CW_NO_KINDS);
 	}
 }
@@ -4861,7 +5662,7 @@ CW_BEGIN(ReassignOwnedStmt, 141)
 	CW_MESSAGE(1, newrole, RoleSpec, 228)
 CW_END
 
-static const uint8_t cw_kinds_142_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0xa1, 0x7d, 0x3f, 0x14, 0x21, 0x44, 0x0a, 0xfc, 0x42, 0x05, 0x91, 0x71, 0x34, 0x04, 0xd8, 0x00, 0x40, 0x02, 0x21, 0x84, 0xf6, 0xd5, 0xfe, 0xe0, 0x3f, 0x70, }; /* coldeflist */
+static const uint8_t cw_kinds_142_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0xa1, 0x7d, 0x3f, 0x10, 0x21, 0x44, 0x0a, 0xfc, 0x42, 0x05, 0x91, 0x71, 0x34, 0x04, 0xc8, 0x00, 0x40, 0x02, 0x21, 0x84, 0xf2, 0xd5, 0xfe, 0xe0, 0x3f, 0x70, }; /* coldeflist */
 static inline bool cw_meets_CompositeTypeStmt(const pgbind_CompositeTypeStmt *m, Parent parent)
 {
 	(void)m;
@@ -4878,15 +5679,15 @@ CW_BEGIN(CompositeTypeStmt, 142)
 	CW_REPEATED_NODE(1, coldeflist, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_143_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
-static const uint8_t cw_kinds_143_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* vals */
+static const uint8_t cw_kinds_143_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* typeName */
+static const uint8_t cw_kinds_143_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* vals */
 static inline bool cw_meets_CreateEnumStmt(const pgbind_CreateEnumStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_143_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, typeName, true, true, 0, CW_KINDS(cw_kinds_143_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, vals, true, false, 0, CW_KINDS(cw_kinds_143_0_1));
 	}
 }
@@ -4896,16 +5697,16 @@ CW_BEGIN(CreateEnumStmt, 143)
 	CW_REPEATED_NODE(1, vals, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_144_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
-static const uint8_t cw_kinds_144_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* params */
+static const uint8_t cw_kinds_144_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* typeName */
+static const uint8_t cw_kinds_144_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* params */
 static inline bool cw_meets_CreateRangeStmt(const pgbind_CreateRangeStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_144_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, params, true, false, 0, CW_KINDS(cw_kinds_144_0_1));
+			CW_MEETS_REPEATED_NODE(m, typeName, true, true, 0, CW_KINDS(cw_kinds_144_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, params, true, true, 0, CW_KINDS(cw_kinds_144_0_1));
 	}
 }
 
@@ -4914,14 +5715,14 @@ CW_BEGIN(CreateRangeStmt, 144)
 	CW_REPEATED_NODE(1, params, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_145_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
+static const uint8_t cw_kinds_145_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* typeName */
 static inline bool cw_meets_AlterEnumStmt(const pgbind_AlterEnumStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_145_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, typeName, true, true, 0, CW_KINDS(cw_kinds_145_0_0)) &&
 			CW_MEETS_STRING(m, newVal, true, false, 0, CW_NO_KINDS);
 	}
 }
@@ -4935,16 +5736,16 @@ CW_BEGIN(AlterEnumStmt, 145)
 	CW_BOOL(5, skipIfNewValExists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_146_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* dictname */
-static const uint8_t cw_kinds_146_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static const uint8_t cw_kinds_146_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* dictname */
+static const uint8_t cw_kinds_146_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_AlterTSDictionaryStmt(const pgbind_AlterTSDictionaryStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, dictname, true, false, 0, CW_KINDS(cw_kinds_146_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_146_0_1));
+			CW_MEETS_REPEATED_NODE(m, dictname, true, true, 0, CW_KINDS(cw_kinds_146_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, options, true, true, 0, CW_KINDS(cw_kinds_146_0_1));
 	}
 }
 
@@ -4953,18 +5754,18 @@ CW_BEGIN(AlterTSDictionaryStmt, 146)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_147_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* cfgname */
-static const uint8_t cw_kinds_147_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* tokentype */
-static const uint8_t cw_kinds_147_0_3[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xe7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* dicts */
+static const uint8_t cw_kinds_147_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* cfgname */
+static const uint8_t cw_kinds_147_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* tokentype */
+static const uint8_t cw_kinds_147_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* dicts */
 static inline bool cw_meets_AlterTSConfigurationStmt(const pgbind_AlterTSConfigurationStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, cfgname, true, false, 0, CW_KINDS(cw_kinds_147_0_1)) &&
+			CW_MEETS_REPEATED_NODE(m, cfgname, true, true, 0, CW_KINDS(cw_kinds_147_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, tokentype, true, false, 0, CW_KINDS(cw_kinds_147_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, dicts, false, false, 0, CW_KINDS(cw_kinds_147_0_3));
+			CW_MEETS_REPEATED_NODE(m, dicts, true, false, 0, CW_KINDS(cw_kinds_147_0_3));
 	}
 }
 
@@ -4978,8 +5779,8 @@ CW_BEGIN(AlterTSConfigurationStmt, 147)
 	CW_BOOL(6, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_148_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* func_options */
-static const uint8_t cw_kinds_148_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
+static const uint8_t cw_kinds_148_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* func_options */
+static const uint8_t cw_kinds_148_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_CreateFdwStmt(const pgbind_CreateFdwStmt *m, Parent parent)
 {
 	(void)m;
@@ -4998,8 +5799,8 @@ CW_BEGIN(CreateFdwStmt, 148)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_149_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* func_options */
-static const uint8_t cw_kinds_149_0_2[] = { 0x7e, 0xff, 0xff, 0xf7, 0xef, 0x7f, 0x3f, 0x3a, 0x3b, 0x9e, 0x3f, 0xfd, 0xcf, 0xdf, 0xff, 0x97, 0xff, 0x9d, 0xcf, 0x3f, 0xc3, 0xbf, 0xff, 0x56, 0xfa, 0x77, 0xff, 0xed, 0xff, 0x7f, }; /* options */
+static const uint8_t cw_kinds_149_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* func_options */
+static const uint8_t cw_kinds_149_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_AlterFdwStmt(const pgbind_AlterFdwStmt *m, Parent parent)
 {
 	(void)m;
@@ -5018,7 +5819,7 @@ CW_BEGIN(AlterFdwStmt, 149)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_150_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
+static const uint8_t cw_kinds_150_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_CreateForeignServerStmt(const pgbind_CreateForeignServerStmt *m, Parent parent)
 {
 	(void)m;
@@ -5040,7 +5841,7 @@ CW_BEGIN(CreateForeignServerStmt, 150)
 	CW_REPEATED_NODE(5, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_151_0_2[] = { 0x7e, 0xff, 0xff, 0xf7, 0xef, 0x7f, 0x3f, 0x3a, 0x3b, 0x9e, 0x3f, 0xfd, 0xcf, 0xdf, 0xff, 0x97, 0xff, 0x9d, 0xcf, 0x3f, 0xc3, 0xbf, 0xff, 0x56, 0xfa, 0x77, 0xff, 0xed, 0xff, 0x7f, }; /* options */
+static const uint8_t cw_kinds_151_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_AlterForeignServerStmt(const pgbind_AlterForeignServerStmt *m, Parent parent)
 {
 	(void)m;
@@ -5059,7 +5860,7 @@ CW_BEGIN(AlterForeignServerStmt, 151)
 	CW_BOOL(3, has_version, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_152_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
+static const uint8_t cw_kinds_152_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_CreateUserMappingStmt(const pgbind_CreateUserMappingStmt *m, Parent parent)
 {
 	(void)m;
@@ -5079,7 +5880,7 @@ CW_BEGIN(CreateUserMappingStmt, 152)
 	CW_REPEATED_NODE(3, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_153_0_2[] = { 0x7e, 0xff, 0xff, 0xf7, 0xef, 0x7f, 0x3f, 0x3a, 0x3b, 0x9e, 0x3f, 0xfd, 0xcf, 0xdf, 0xff, 0x97, 0xff, 0x9d, 0xcf, 0x3f, 0xc3, 0xbf, 0xff, 0x56, 0xfa, 0x77, 0xff, 0xed, 0xff, 0x7f, }; /* options */
+static const uint8_t cw_kinds_153_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_AlterUserMappingStmt(const pgbind_AlterUserMappingStmt *m, Parent parent)
 {
 	(void)m;
@@ -5088,7 +5889,7 @@ static inline bool cw_meets_AlterUserMappingStmt(const pgbind_AlterUserMappingSt
 		return true &&
 			CW_MEETS_MESSAGE(m, user, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_STRING(m, servername, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_153_0_2));
+			CW_MEETS_REPEATED_NODE(m, options, true, true, 0, CW_KINDS(cw_kinds_153_0_2));
 	}
 }
 
@@ -5115,7 +5916,7 @@ CW_BEGIN(DropUserMappingStmt, 154)
 	CW_BOOL(2, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_155_0_1[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xfd, 0xff, 0xd7, 0xe9, 0xed, 0xce, 0xbe, 0x73, 0x6d, 0xbf, 0xf9, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x8b, 0xc7, 0xff, 0x5d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
+static const uint8_t cw_kinds_155_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_AlterTableSpaceOptionsStmt(const pgbind_AlterTableSpaceOptionsStmt *m, Parent parent)
 {
 	(void)m;
@@ -5123,7 +5924,7 @@ static inline bool cw_meets_AlterTableSpaceOptionsStmt(const pgbind_AlterTableSp
 	default:
 		return true &&
 			CW_MEETS_STRING(m, tablespacename, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_155_0_1));
+			CW_MEETS_REPEATED_NODE(m, options, true, true, 0, CW_KINDS(cw_kinds_155_0_1));
 	}
 }
 
@@ -5133,7 +5934,7 @@ CW_BEGIN(AlterTableSpaceOptionsStmt, 155)
 	CW_BOOL(2, isReset, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_156_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
+static const uint8_t cw_kinds_156_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe4, 0x38, 0x30, }; /* roles */
 static inline bool cw_meets_AlterTableMoveAllStmt(const pgbind_AlterTableMoveAllStmt *m, Parent parent)
 {
 	(void)m;
@@ -5154,7 +5955,7 @@ CW_BEGIN(AlterTableMoveAllStmt, 156)
 	CW_BOOL(4, nowait, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_157_0_1[] = { 0x7a, 0xf7, 0xfd, 0x67, 0xd1, 0x7d, 0xff, 0x11, 0xc1, 0xca, 0x84, 0xae, 0x61, 0x41, 0xa1, 0x15, 0x7f, 0x09, 0x17, 0x0c, 0x81, 0x46, 0x10, 0xd2, 0xf3, 0x5d, 0xfa, 0xe5, 0xfb, 0x3a, }; /* object */
+static const uint8_t cw_kinds_157_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0xf0, 0x0d, 0xfa, 0xe0, 0xf8, 0x3a, }; /* object */
 static inline bool cw_meets_SecLabelStmt(const pgbind_SecLabelStmt *m, Parent parent)
 {
 	(void)m;
@@ -5172,7 +5973,7 @@ CW_BEGIN(SecLabelStmt, 157)
 	CW_STRING(3, label, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_158_0_2[] = { 0x7e, 0xff, 0xff, 0xf7, 0xef, 0x7f, 0x3f, 0x3a, 0x3b, 0x9e, 0x3f, 0xfd, 0xcf, 0xdf, 0xff, 0x97, 0xff, 0x9d, 0xcf, 0x3f, 0xc3, 0xbf, 0xff, 0x56, 0xfa, 0x77, 0xff, 0xed, 0xff, 0x7f, }; /* options */
+static const uint8_t cw_kinds_158_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_CreateForeignTableStmt(const pgbind_CreateForeignTableStmt *m, Parent parent)
 {
 	(void)m;
@@ -5191,8 +5992,8 @@ CW_BEGIN(CreateForeignTableStmt, 158)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_159_0_4[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x68, 0x00, 0x00, 0x20, 0x00, 0x98, 0x08, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* table_list */
-static const uint8_t cw_kinds_159_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
+static const uint8_t cw_kinds_159_0_4[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* table_list */
+static const uint8_t cw_kinds_159_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_ImportForeignSchemaStmt(const pgbind_ImportForeignSchemaStmt *m, Parent parent)
 {
 	(void)m;
@@ -5216,7 +6017,7 @@ CW_BEGIN(ImportForeignSchemaStmt, 159)
 	CW_REPEATED_NODE(5, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_160_0_2[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static const uint8_t cw_kinds_160_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_CreateExtensionStmt(const pgbind_CreateExtensionStmt *m, Parent parent)
 {
 	(void)m;
@@ -5234,7 +6035,7 @@ CW_BEGIN(CreateExtensionStmt, 160)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_161_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static const uint8_t cw_kinds_161_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_AlterExtensionStmt(const pgbind_AlterExtensionStmt *m, Parent parent)
 {
 	(void)m;
@@ -5251,7 +6052,7 @@ CW_BEGIN(AlterExtensionStmt, 161)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_162_0_3[] = { 0xfe, 0xf7, 0xfc, 0x67, 0xc1, 0xfb, 0xff, 0x15, 0xe9, 0x42, 0x84, 0xbc, 0x21, 0x45, 0xa1, 0x15, 0x7f, 0x09, 0x17, 0x0c, 0x80, 0x46, 0x10, 0x50, 0xfb, 0x5f, 0xfb, 0xe4, 0x3b, 0x3a, }; /* object */
+static const uint8_t cw_kinds_162_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0xf0, 0x0d, 0xfa, 0xe0, 0x38, 0x3a, }; /* object */
 static inline bool cw_meets_AlterExtensionContentsStmt(const pgbind_AlterExtensionContentsStmt *m, Parent parent)
 {
 	(void)m;
@@ -5270,8 +6071,8 @@ CW_BEGIN(AlterExtensionContentsStmt, 162)
 	CW_NODE(3, object, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_163_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x11, 0x0b, 0x99, 0x04, 0x02, 0x31, 0x48, 0x29, 0x80, 0x4a, 0x43, 0x03, 0x82, 0x11, 0x00, 0x02, 0x02, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* whenclause */
-static const uint8_t cw_kinds_163_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* funcname */
+static const uint8_t cw_kinds_163_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* whenclause */
+static const uint8_t cw_kinds_163_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* funcname */
 static inline bool cw_meets_CreateEventTrigStmt(const pgbind_CreateEventTrigStmt *m, Parent parent)
 {
 	(void)m;
@@ -5281,7 +6082,7 @@ static inline bool cw_meets_CreateEventTrigStmt(const pgbind_CreateEventTrigStmt
 			CW_MEETS_STRING(m, trigname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_STRING(m, eventname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, whenclause, true, false, 0, CW_KINDS(cw_kinds_163_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_163_0_3));
+			CW_MEETS_REPEATED_NODE(m, funcname, true, true, 0, CW_KINDS(cw_kinds_163_0_3));
 	}
 }
 
@@ -5298,7 +6099,8 @@ static inline bool cw_meets_AlterEventTrigStmt(const pgbind_AlterEventTrigStmt *
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_STRING(m, trigname, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_STRING(m, trigname, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_STRING(m, tgenabled, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -5328,7 +6130,8 @@ static inline bool cw_meets_ReplicaIdentityStmt(const pgbind_ReplicaIdentityStmt
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_STRING(m, identity_type, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -5351,7 +6154,9 @@ CW_BEGIN(AlterSystemStmt, 167)
 	CW_MESSAGE(0, setstmt, VariableSetStmt, 107)
 CW_END
 
-static const uint8_t cw_kinds_168_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
+static const uint8_t cw_kinds_168_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe4, 0x38, 0x30, }; /* roles */
+static const uint8_t cw_kinds_168_0_5[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* qual */
+static const uint8_t cw_kinds_168_0_6[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* with_check */
 static inline bool cw_meets_CreatePolicyStmt(const pgbind_CreatePolicyStmt *m, Parent parent)
 {
 	(void)m;
@@ -5361,7 +6166,9 @@ static inline bool cw_meets_CreatePolicyStmt(const pgbind_CreatePolicyStmt *m, P
 			CW_MEETS_STRING(m, policy_name, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_MESSAGE(m, table, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_STRING(m, cmd_name, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_168_0_4));
+			CW_MEETS_REPEATED_NODE(m, roles, true, true, 0, CW_KINDS(cw_kinds_168_0_4)) &&
+			CW_MEETS_NODE(m, qual, false, false, 0, CW_KINDS(cw_kinds_168_0_5)) &&
+			CW_MEETS_NODE(m, with_check, false, false, 0, CW_KINDS(cw_kinds_168_0_6));
 	}
 }
 
@@ -5375,7 +6182,9 @@ CW_BEGIN(CreatePolicyStmt, 168)
 	CW_NODE(6, with_check, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_169_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
+static const uint8_t cw_kinds_169_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe4, 0x38, 0x30, }; /* roles */
+static const uint8_t cw_kinds_169_0_3[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* qual */
+static const uint8_t cw_kinds_169_0_4[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* with_check */
 static inline bool cw_meets_AlterPolicyStmt(const pgbind_AlterPolicyStmt *m, Parent parent)
 {
 	(void)m;
@@ -5384,7 +6193,9 @@ static inline bool cw_meets_AlterPolicyStmt(const pgbind_AlterPolicyStmt *m, Par
 		return true &&
 			CW_MEETS_STRING(m, policy_name, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_MESSAGE(m, table, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_169_0_2));
+			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_169_0_2)) &&
+			CW_MEETS_NODE(m, qual, false, false, 0, CW_KINDS(cw_kinds_169_0_3)) &&
+			CW_MEETS_NODE(m, with_check, false, false, 0, CW_KINDS(cw_kinds_169_0_4));
 	}
 }
 
@@ -5415,7 +6226,7 @@ CW_BEGIN(CreateTransformStmt, 170)
 	CW_MESSAGE(4, tosql, ObjectWithArgs, 213)
 CW_END
 
-static const uint8_t cw_kinds_171_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* handler_name */
+static const uint8_t cw_kinds_171_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* handler_name */
 static inline bool cw_meets_CreateAmStmt(const pgbind_CreateAmStmt *m, Parent parent)
 {
 	(void)m;
@@ -5423,7 +6234,8 @@ static inline bool cw_meets_CreateAmStmt(const pgbind_CreateAmStmt *m, Parent pa
 	default:
 		return true &&
 			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, handler_name, true, false, 0, CW_KINDS(cw_kinds_171_0_1));
+			CW_MEETS_REPEATED_NODE(m, handler_name, true, true, 0, CW_KINDS(cw_kinds_171_0_1)) &&
+			CW_MEETS_STRING(m, amtype, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -5433,8 +6245,8 @@ CW_BEGIN(CreateAmStmt, 171)
 	CW_STRING(2, amtype, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_172_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0x5b, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x02, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
-static const uint8_t cw_kinds_172_0_2[] = { 0x7a, 0xf7, 0xfd, 0x67, 0x91, 0x79, 0x3f, 0xd0, 0x01, 0x89, 0x42, 0x40, 0x4a, 0x18, 0x00, 0xe0, 0x00, 0x02, 0x08, 0x10, 0x21, 0x80, 0x00, 0x02, 0xf4, 0x25, 0xfa, 0xe0, 0x7c, 0x30, }; /* pubobjects */
+static const uint8_t cw_kinds_172_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
+static const uint8_t cw_kinds_172_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x3c, 0x30, }; /* pubobjects */
 static inline bool cw_meets_CreatePublicationStmt(const pgbind_CreatePublicationStmt *m, Parent parent)
 {
 	(void)m;
@@ -5454,8 +6266,8 @@ CW_BEGIN(CreatePublicationStmt, 172)
 	CW_BOOL(3, for_all_tables, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_173_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0x5b, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x02, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
-static const uint8_t cw_kinds_173_0_2[] = { 0x7a, 0xf7, 0xfd, 0x67, 0x91, 0x79, 0x3f, 0xd0, 0x01, 0x89, 0x42, 0x40, 0x4a, 0x18, 0x00, 0xe0, 0x00, 0x02, 0x08, 0x10, 0x21, 0x80, 0x00, 0x02, 0xf4, 0x25, 0xfa, 0xe0, 0x7c, 0x30, }; /* pubobjects */
+static const uint8_t cw_kinds_173_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
+static const uint8_t cw_kinds_173_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x3c, 0x30, }; /* pubobjects */
 static inline bool cw_meets_AlterPublicationStmt(const pgbind_AlterPublicationStmt *m, Parent parent)
 {
 	(void)m;
@@ -5476,8 +6288,8 @@ CW_BEGIN(AlterPublicationStmt, 173)
 	CW_ENUM(4, action, AlterPublicationAction, 31)
 CW_END
 
-static const uint8_t cw_kinds_174_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* publication */
-static const uint8_t cw_kinds_174_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static const uint8_t cw_kinds_174_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* publication */
+static const uint8_t cw_kinds_174_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_CreateSubscriptionStmt(const pgbind_CreateSubscriptionStmt *m, Parent parent)
 {
 	(void)m;
@@ -5485,7 +6297,7 @@ static inline bool cw_meets_CreateSubscriptionStmt(const pgbind_CreateSubscripti
 	default:
 		return true &&
 			CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, publication, true, false, 0, CW_KINDS(cw_kinds_174_0_2)) &&
+			CW_MEETS_REPEATED_NODE(m, publication, true, true, 0, CW_KINDS(cw_kinds_174_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_174_0_3));
 	}
 }
@@ -5497,8 +6309,8 @@ CW_BEGIN(CreateSubscriptionStmt, 174)
 	CW_REPEATED_NODE(3, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_175_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* publication */
-static const uint8_t cw_kinds_175_0_4[] = { 0xfe, 0xf7, 0xff, 0xef, 0xdd, 0xff, 0xff, 0xdf, 0xfb, 0xff, 0xff, 0xbf, 0x77, 0xef, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x9f, 0xdf, 0xff, 0x7f, 0xfb, 0xff, 0xbb, 0x3e, }; /* options */
+static const uint8_t cw_kinds_175_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* publication */
+static const uint8_t cw_kinds_175_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_AlterSubscriptionStmt(const pgbind_AlterSubscriptionStmt *m, Parent parent)
 {
 	(void)m;
@@ -5535,19 +6347,20 @@ CW_BEGIN(DropSubscriptionStmt, 176)
 	CW_ENUM(2, behavior, DropBehavior, 16)
 CW_END
 
-static const uint8_t cw_kinds_177_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* defnames */
-static const uint8_t cw_kinds_177_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* stat_types */
-static const uint8_t cw_kinds_177_0_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xf3, 0xfd, 0xff, 0xff, 0xed, 0xef, 0xdf, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xff, 0xff, 0xff, 0xdd, 0xfe, 0xfd, 0xbf, 0x76, }; /* exprs */
+static const uint8_t cw_kinds_177_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* defnames */
+static const uint8_t cw_kinds_177_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* stat_types */
+static const uint8_t cw_kinds_177_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x83, 0xf9, 0x3f, 0x10, 0x09, 0x01, 0x00, 0x00, 0x00, 0x08, 0x02, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xfa, 0x85, 0xfa, 0xe0, 0x38, 0x30, }; /* exprs */
+static const uint8_t cw_kinds_177_0_3[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1e, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* relations */
 static inline bool cw_meets_CreateStatsStmt(const pgbind_CreateStatsStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, defnames, true, false, 0, CW_KINDS(cw_kinds_177_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, defnames, true, true, 0, CW_KINDS(cw_kinds_177_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, stat_types, true, false, 0, CW_KINDS(cw_kinds_177_0_1)) &&
-			CW_MEETS_REPEATED_NODE(m, exprs, true, false, 0, CW_KINDS(cw_kinds_177_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, relations, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_REPEATED_NODE(m, exprs, true, true, 0, CW_KINDS(cw_kinds_177_0_2)) &&
+			CW_MEETS_REPEATED_NODE(m, relations, true, true, 0, CW_KINDS(cw_kinds_177_0_3));
 	}
 }
 
@@ -5561,14 +6374,14 @@ CW_BEGIN(CreateStatsStmt, 177)
 	CW_BOOL(6, if_not_exists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_178_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* collname */
+static const uint8_t cw_kinds_178_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* collname */
 static inline bool cw_meets_AlterCollationStmt(const pgbind_AlterCollationStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, collname, true, false, 0, CW_KINDS(cw_kinds_178_0_0));
+			CW_MEETS_REPEATED_NODE(m, collname, true, true, 0, CW_KINDS(cw_kinds_178_0_0));
 	}
 }
 
@@ -5592,14 +6405,14 @@ CW_BEGIN(CallStmt, 179)
 	CW_REPEATED_NODE(2, outargs, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_180_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* defnames */
+static const uint8_t cw_kinds_180_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* defnames */
 static inline bool cw_meets_AlterStatsStmt(const pgbind_AlterStatsStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, defnames, true, false, 0, CW_KINDS(cw_kinds_180_0_0));
+			CW_MEETS_REPEATED_NODE(m, defnames, true, true, 0, CW_KINDS(cw_kinds_180_0_0));
 	}
 }
 
@@ -5609,14 +6422,18 @@ CW_BEGIN(AlterStatsStmt, 180)
 	CW_BOOL(2, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_181_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* name */
+static const uint8_t cw_kinds_181_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* name */
+static const uint8_t cw_kinds_181_0_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* lexpr */
+static const uint8_t cw_kinds_181_0_3[] = { 0xfe, 0xff, 0xff, 0xff, 0xbf, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* rexpr */
 static inline bool cw_meets_A_Expr(const pgbind_A_Expr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_0_1));
+			CW_MEETS_REPEATED_NODE(m, name, true, true, 0, CW_KINDS(cw_kinds_181_0_1)) &&
+			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_0_2)) &&
+			CW_MEETS_NODE(m, rexpr, true, false, 0, CW_KINDS(cw_kinds_181_0_3));
 	}
 }
 
@@ -5628,13 +6445,14 @@ CW_BEGIN(A_Expr, 181)
 	CW_INT32(4, location, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_182_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* fields */
 static inline bool cw_meets_ColumnRef(const pgbind_ColumnRef *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, fields, true, true, 0, CW_NO_KINDS);
+			CW_MEETS_REPEATED_NODE(m, fields, true, true, 0, CW_KINDS(cw_kinds_182_0_0));
 	}
 }
 
@@ -5657,17 +6475,20 @@ CW_BEGIN(ParamRef, 183)
 	CW_INT32(1, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_184_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* funcname */
-static const uint8_t cw_kinds_184_0_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xf7, 0xff, 0xff, 0xff, 0xfd, 0xef, 0xff, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x5f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0xbf, 0x76, }; /* agg_order */
+static const uint8_t cw_kinds_184_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* funcname */
+static const uint8_t cw_kinds_184_0_1[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* args */
+static const uint8_t cw_kinds_184_0_2[] = { 0xfa, 0xf7, 0xfd, 0x67, 0x91, 0x7d, 0xff, 0xb3, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5d, 0x8c, 0xef, 0xf7, 0x5d, 0xfa, 0xfd, 0xbf, 0x36, }; /* agg_order */
+static const uint8_t cw_kinds_184_0_3[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* agg_filter */
 static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_0_2));
+			CW_MEETS_REPEATED_NODE(m, funcname, true, true, 0, CW_KINDS(cw_kinds_184_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_184_0_1)) &&
+			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_0_2)) &&
+			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_0_3));
 	}
 }
 
@@ -5697,12 +6518,16 @@ static inline bool cw_meets_A_Star(const pgbind_A_Star *m, Parent parent)
 CW_BEGIN(A_Star, 185)
 CW_END
 
+static const uint8_t cw_kinds_186_0_1[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* lidx */
+static const uint8_t cw_kinds_186_0_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* uidx */
 static inline bool cw_meets_A_Indices(const pgbind_A_Indices *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_NODE(m, lidx, false, false, 0, CW_KINDS(cw_kinds_186_0_1)) &&
+			CW_MEETS_NODE(m, uidx, false, false, 0, CW_KINDS(cw_kinds_186_0_2));
 	}
 }
 
@@ -5712,14 +6537,16 @@ CW_BEGIN(A_Indices, 186)
 	CW_NODE(2, uidx, Node, -1)
 CW_END
 
+static const uint8_t cw_kinds_187_0_0[] = { 0x7e, 0xff, 0xfe, 0xf7, 0x81, 0xf9, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xbb, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0x3f, }; /* arg */
+static const uint8_t cw_kinds_187_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x01, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* indirection */
 static inline bool cw_meets_A_Indirection(const pgbind_A_Indirection *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, indirection, true, true, 0, CW_NO_KINDS);
+			CW_MEETS_NODE(m, arg, true, false, 0, CW_KINDS(cw_kinds_187_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, indirection, true, true, 0, CW_KINDS(cw_kinds_187_0_1));
 	}
 }
 
@@ -5728,12 +6555,14 @@ CW_BEGIN(A_Indirection, 187)
 	CW_REPEATED_NODE(1, indirection, Node, -1)
 CW_END
 
+static const uint8_t cw_kinds_188_0_0[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* elements */
 static inline bool cw_meets_A_ArrayExpr(const pgbind_A_ArrayExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_REPEATED_NODE(m, elements, true, false, 0, CW_KINDS(cw_kinds_188_0_0));
 	}
 }
 
@@ -5742,13 +6571,16 @@ CW_BEGIN(A_ArrayExpr, 188)
 	CW_INT32(1, location, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_189_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x01, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* indirection */
+static const uint8_t cw_kinds_189_0_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* val */
 static inline bool cw_meets_ResTarget(const pgbind_ResTarget *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, indirection, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_REPEATED_NODE(m, indirection, true, false, 0, CW_KINDS(cw_kinds_189_0_1)) &&
+			CW_MEETS_NODE(m, val, false, false, 0, CW_KINDS(cw_kinds_189_0_2));
 	}
 }
 
@@ -5759,12 +6591,14 @@ CW_BEGIN(ResTarget, 189)
 	CW_INT32(3, location, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_190_0_0[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* source */
 static inline bool cw_meets_MultiAssignRef(const pgbind_MultiAssignRef *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_NODE(m, source, true, false, 0, CW_KINDS(cw_kinds_190_0_0));
 	}
 }
 
@@ -5774,13 +6608,14 @@ CW_BEGIN(MultiAssignRef, 190)
 	CW_INT32(2, ncolumns, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_191_0_0[] = { 0xfe, 0xff, 0xfe, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* arg */
 static inline bool cw_meets_TypeCast(const pgbind_TypeCast *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_NODE(m, arg, true, false, 0, CW_KINDS(cw_kinds_191_0_0)) &&
 			CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS);
 	}
 }
@@ -5791,14 +6626,16 @@ CW_BEGIN(TypeCast, 191)
 	CW_INT32(2, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_192_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* collname */
+static const uint8_t cw_kinds_192_0_0[] = { 0xfe, 0xff, 0xfe, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* arg */
+static const uint8_t cw_kinds_192_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* collname */
 static inline bool cw_meets_CollateClause(const pgbind_CollateClause *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, collname, true, false, 0, CW_KINDS(cw_kinds_192_0_1));
+			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_192_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, collname, true, true, 0, CW_KINDS(cw_kinds_192_0_1));
 	}
 }
 
@@ -5808,13 +6645,15 @@ CW_BEGIN(CollateClause, 192)
 	CW_INT32(2, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_193_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* useOp */
+static const uint8_t cw_kinds_193_0_0[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* node */
+static const uint8_t cw_kinds_193_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* useOp */
 static inline bool cw_meets_SortBy(const pgbind_SortBy *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
+			CW_MEETS_NODE(m, node, true, false, 0, CW_KINDS(cw_kinds_193_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, useOp, true, false, 0, CW_KINDS(cw_kinds_193_0_3));
 	}
 }
@@ -5827,14 +6666,20 @@ CW_BEGIN(SortBy, 193)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_194_0_3[] = { 0xfe, 0xff, 0xff, 0xff, 0xf7, 0xff, 0xff, 0xff, 0xfd, 0xef, 0xff, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x5f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0xbf, 0x76, }; /* orderClause */
+static const uint8_t cw_kinds_194_0_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* partitionClause */
+static const uint8_t cw_kinds_194_0_3[] = { 0xfa, 0xf7, 0xfd, 0x67, 0x91, 0x7d, 0xff, 0xb3, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5d, 0x8c, 0xef, 0xf7, 0x5d, 0xfa, 0xfd, 0xbf, 0x36, }; /* orderClause */
+static const uint8_t cw_kinds_194_0_5[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* startOffset */
+static const uint8_t cw_kinds_194_0_6[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* endOffset */
 static inline bool cw_meets_WindowDef(const pgbind_WindowDef *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, orderClause, true, false, 0, CW_KINDS(cw_kinds_194_0_3));
+			CW_MEETS_REPEATED_NODE(m, partitionClause, true, false, 0, CW_KINDS(cw_kinds_194_0_2)) &&
+			CW_MEETS_REPEATED_NODE(m, orderClause, true, false, 0, CW_KINDS(cw_kinds_194_0_3)) &&
+			CW_MEETS_NODE(m, startOffset, false, false, 0, CW_KINDS(cw_kinds_194_0_5)) &&
+			CW_MEETS_NODE(m, endOffset, false, false, 0, CW_KINDS(cw_kinds_194_0_6));
 	}
 }
 
@@ -5849,14 +6694,15 @@ CW_BEGIN(WindowDef, 194)
 	CW_INT32(7, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_195_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* subquery */
+static const uint8_t cw_kinds_195_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* subquery */
 static inline bool cw_meets_RangeSubselect(const pgbind_RangeSubselect *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, subquery, true, false, 0, CW_KINDS(cw_kinds_195_0_1));
+			CW_MEETS_NODE(m, subquery, true, false, 0, CW_KINDS(cw_kinds_195_0_1)) &&
+			CW_MEETS_MESSAGE(m, alias, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -5867,7 +6713,7 @@ CW_BEGIN(RangeSubselect, 195)
 CW_END
 
 static const uint8_t cw_kinds_196_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* functions */
-static const uint8_t cw_kinds_196_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0xa1, 0x7d, 0x3f, 0x14, 0x21, 0x44, 0x0a, 0xfc, 0x42, 0x05, 0x91, 0x71, 0x34, 0x04, 0xd8, 0x00, 0x40, 0x02, 0x21, 0x84, 0xf6, 0xd5, 0xfe, 0xe0, 0x3f, 0x70, }; /* coldeflist */
+static const uint8_t cw_kinds_196_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0xa1, 0x7d, 0x3f, 0x10, 0x21, 0x44, 0x0a, 0xfc, 0x42, 0x05, 0x91, 0x71, 0x34, 0x04, 0xc8, 0x00, 0x40, 0x02, 0x21, 0x84, 0xf2, 0xd5, 0xfe, 0xe0, 0x3f, 0x70, }; /* coldeflist */
 static inline bool cw_meets_RangeFunction(const pgbind_RangeFunction *m, Parent parent)
 {
 	(void)m;
@@ -5888,8 +6734,10 @@ CW_BEGIN(RangeFunction, 196)
 	CW_REPEATED_NODE(5, coldeflist, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_197_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* relation */
-static const uint8_t cw_kinds_197_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* method */
+static const uint8_t cw_kinds_197_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* relation */
+static const uint8_t cw_kinds_197_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* method */
+static const uint8_t cw_kinds_197_0_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* args */
+static const uint8_t cw_kinds_197_0_3[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* repeatable */
 static inline bool cw_meets_RangeTableSample(const pgbind_RangeTableSample *m, Parent parent)
 {
 	(void)m;
@@ -5897,7 +6745,9 @@ static inline bool cw_meets_RangeTableSample(const pgbind_RangeTableSample *m, P
 	default:
 		return true &&
 			CW_MEETS_NODE(m, relation, true, false, 0, CW_KINDS(cw_kinds_197_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, method, true, false, 0, CW_KINDS(cw_kinds_197_0_1));
+			CW_MEETS_REPEATED_NODE(m, method, true, true, 0, CW_KINDS(cw_kinds_197_0_1)) &&
+			CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_KINDS(cw_kinds_197_0_2)) &&
+			CW_MEETS_NODE(m, repeatable, false, false, 0, CW_KINDS(cw_kinds_197_0_3));
 	}
 }
 
@@ -5909,16 +6759,20 @@ CW_BEGIN(RangeTableSample, 197)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_198_0_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf1, 0xef, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xf1, 0xbb, 0x36, }; /* namespaces */
-static const uint8_t cw_kinds_198_0_4[] = { 0x7a, 0xff, 0xfd, 0x77, 0xe1, 0x7d, 0x3f, 0x38, 0x05, 0xec, 0x99, 0x65, 0xd4, 0xc3, 0xf5, 0x7f, 0xff, 0x99, 0xa8, 0x6d, 0x5a, 0x1d, 0x76, 0x2a, 0xf2, 0x55, 0xfe, 0xec, 0xbc, 0x36, }; /* columns */
+static const uint8_t cw_kinds_198_0_1[] = { 0xfe, 0xff, 0xfe, 0xff, 0x9f, 0xf9, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0x9f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* docexpr */
+static const uint8_t cw_kinds_198_0_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* rowexpr */
+static const uint8_t cw_kinds_198_0_3[] = { 0x7e, 0xf7, 0xfc, 0x6f, 0x8d, 0xf9, 0x3f, 0x18, 0x11, 0xe0, 0xb1, 0x01, 0x14, 0x80, 0xb7, 0xff, 0xff, 0x99, 0x28, 0x79, 0x98, 0x31, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0xb8, 0x36, }; /* namespaces */
+static const uint8_t cw_kinds_198_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* columns */
 static inline bool cw_meets_RangeTableFunc(const pgbind_RangeTableFunc *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
+			CW_MEETS_NODE(m, docexpr, true, false, 0, CW_KINDS(cw_kinds_198_0_1)) &&
+			CW_MEETS_NODE(m, rowexpr, true, false, 0, CW_KINDS(cw_kinds_198_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, namespaces, true, false, 0, CW_KINDS(cw_kinds_198_0_3)) &&
-			CW_MEETS_REPEATED_NODE(m, columns, true, false, 0, CW_KINDS(cw_kinds_198_0_4));
+			CW_MEETS_REPEATED_NODE(m, columns, true, true, 0, CW_KINDS(cw_kinds_198_0_4));
 	}
 }
 
@@ -5932,13 +6786,17 @@ CW_BEGIN(RangeTableFunc, 198)
 	CW_INT32(6, location, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_199_0_4[] = { 0xfe, 0xff, 0xfe, 0xff, 0x9f, 0xf9, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* colexpr */
+static const uint8_t cw_kinds_199_0_5[] = { 0xfe, 0xff, 0xfe, 0xff, 0x9f, 0xf9, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* coldefexpr */
 static inline bool cw_meets_RangeTableFuncCol(const pgbind_RangeTableFuncCol *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_STRING(m, colname, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_STRING(m, colname, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_NODE(m, colexpr, false, false, 0, CW_KINDS(cw_kinds_199_0_4)) &&
+			CW_MEETS_NODE(m, coldefexpr, false, false, 0, CW_KINDS(cw_kinds_199_0_5));
 	}
 }
 
@@ -5952,16 +6810,18 @@ CW_BEGIN(RangeTableFuncCol, 199)
 	CW_INT32(6, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_200_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* names */
+static const uint8_t cw_kinds_200_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* names */
+static const uint8_t cw_kinds_200_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x30, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x70, }; /* typmods */
+static const uint8_t cw_kinds_200_0_6[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x78, 0x30, }; /* arrayBounds */
 static inline bool cw_meets_TypeName(const pgbind_TypeName *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, names, true, false, 0, CW_KINDS(cw_kinds_200_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, typmods, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, arrayBounds, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_REPEATED_NODE(m, names, true, true, 0, CW_KINDS(cw_kinds_200_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, typmods, true, false, 0, CW_KINDS(cw_kinds_200_0_4)) &&
+			CW_MEETS_REPEATED_NODE(m, arrayBounds, true, false, 0, CW_KINDS(cw_kinds_200_0_6));
 	}
 }
 
@@ -5976,14 +6836,16 @@ CW_BEGIN(TypeName, 200)
 	CW_INT32(7, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_201_0_15[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xf4, 0x25, 0xfa, 0xe0, 0x38, 0x30, }; /* constraints */
-static const uint8_t cw_kinds_201_0_16[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* fdwoptions */
+static const uint8_t cw_kinds_201_0_8[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xdf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* raw_default */
+static const uint8_t cw_kinds_201_0_15[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x25, 0xfa, 0xe0, 0x38, 0x30, }; /* constraints */
+static const uint8_t cw_kinds_201_0_16[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* fdwoptions */
 static inline bool cw_meets_ColumnDef(const pgbind_ColumnDef *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
+			CW_MEETS_NODE(m, raw_default, false, false, 0, CW_KINDS(cw_kinds_201_0_8)) &&
 			CW_MEETS_REPEATED_NODE(m, constraints, true, false, 0, CW_KINDS(cw_kinds_201_0_15)) &&
 			CW_MEETS_REPEATED_NODE(m, fdwoptions, true, false, 0, CW_KINDS(cw_kinds_201_0_16));
 	}
@@ -6010,15 +6872,17 @@ CW_BEGIN(ColumnDef, 201)
 	CW_INT32(17, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_202_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* collation */
-static const uint8_t cw_kinds_202_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opclass */
-static const uint8_t cw_kinds_202_0_5[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x68, 0xbe, 0xf9, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* opclassopts */
+static const uint8_t cw_kinds_202_0_1[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xdf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* expr */
+static const uint8_t cw_kinds_202_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* collation */
+static const uint8_t cw_kinds_202_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* opclass */
+static const uint8_t cw_kinds_202_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* opclassopts */
 static inline bool cw_meets_IndexElem(const pgbind_IndexElem *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
+			CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(cw_kinds_202_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, collation, true, false, 0, CW_KINDS(cw_kinds_202_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, opclass, true, false, 0, CW_KINDS(cw_kinds_202_0_4)) &&
 			CW_MEETS_REPEATED_NODE(m, opclassopts, true, false, 0, CW_KINDS(cw_kinds_202_0_5));
@@ -6036,12 +6900,14 @@ CW_BEGIN(IndexElem, 202)
 	CW_ENUM(7, nulls_ordering, SortByNulls, 3)
 CW_END
 
+static const uint8_t cw_kinds_203_0_1[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* expr */
 static inline bool cw_meets_StatsElem(const pgbind_StatsElem *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(cw_kinds_203_0_1));
 	}
 }
 
@@ -6050,17 +6916,19 @@ CW_BEGIN(StatsElem, 203)
 	CW_NODE(1, expr, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_204_0_10[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* keys */
+static const uint8_t cw_kinds_204_0_6[] = { 0xfe, 0xff, 0xff, 0xff, 0xdf, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x3f, }; /* raw_expr */
+static const uint8_t cw_kinds_204_0_10[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* keys */
 static const uint8_t cw_kinds_204_0_12[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* exclusions */
-static const uint8_t cw_kinds_204_0_13[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
-static const uint8_t cw_kinds_204_0_20[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* fk_attrs */
-static const uint8_t cw_kinds_204_0_21[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* pk_attrs */
+static const uint8_t cw_kinds_204_0_13[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
+static const uint8_t cw_kinds_204_0_20[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* fk_attrs */
+static const uint8_t cw_kinds_204_0_21[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* pk_attrs */
 static inline bool cw_meets_Constraint(const pgbind_Constraint *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
+			CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(cw_kinds_204_0_6)) &&
 			CW_MEETS_REPEATED_NODE(m, keys, true, false, 0, CW_KINDS(cw_kinds_204_0_10)) &&
 			CW_MEETS_REPEATED_NODE(m, exclusions, true, false, 0, CW_KINDS(cw_kinds_204_0_12)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_204_0_13)) &&
@@ -6102,7 +6970,7 @@ CW_BEGIN(Constraint, 204)
 	CW_BOOL(29, initially_valid, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_205_0_2[] = { 0xfa, 0xff, 0xfc, 0x77, 0xe1, 0x7d, 0xff, 0x3b, 0xc5, 0x66, 0x9d, 0xef, 0xb7, 0xe3, 0xfd, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xf3, 0x5d, 0xfe, 0xfd, 0xfb, 0x7f, }; /* arg */
+static const uint8_t cw_kinds_205_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0xf0, 0x05, 0xfa, 0xe0, 0xf8, 0x7b, }; /* arg */
 static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 {
 	(void)m;
@@ -6239,12 +7107,14 @@ CW_BEGIN(SortGroupClause, 210)
 	CW_BOOL(4, hashable, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_211_0_1[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* content */
 static inline bool cw_meets_GroupingSet(const pgbind_GroupingSet *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_KINDS(cw_kinds_211_0_1));
 	}
 }
 
@@ -6281,16 +7151,16 @@ CW_BEGIN(WindowClause, 212)
 	CW_BOOL(14, copiedOrder, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_213_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* objname */
-static const uint8_t cw_kinds_213_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0xff, 0x55, 0xe1, 0x43, 0x84, 0x90, 0x03, 0x08, 0x00, 0x80, 0x00, 0x00, 0x11, 0x08, 0x80, 0x42, 0x00, 0x50, 0xf4, 0x25, 0xfa, 0xe0, 0x3b, 0x30, }; /* objargs */
-static const uint8_t cw_kinds_213_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0xff, 0xd5, 0xe1, 0xc3, 0x84, 0xb0, 0x03, 0x08, 0x00, 0x80, 0x1f, 0x00, 0x17, 0x08, 0x80, 0x4e, 0x00, 0x50, 0xf0, 0xe5, 0xfb, 0xe0, 0x3b, 0x30, }; /* objfuncargs */
+static const uint8_t cw_kinds_213_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* objname */
+static const uint8_t cw_kinds_213_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* objargs */
+static const uint8_t cw_kinds_213_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x85, 0xfa, 0xe0, 0x38, 0x30, }; /* objfuncargs */
 static inline bool cw_meets_ObjectWithArgs(const pgbind_ObjectWithArgs *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, objname, true, true, 0, CW_KINDS(cw_kinds_213_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_0_2));
 	}
@@ -6303,7 +7173,7 @@ CW_BEGIN(ObjectWithArgs, 213)
 	CW_BOOL(3, args_unspecified, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_214_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* cols */
+static const uint8_t cw_kinds_214_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* cols */
 static inline bool cw_meets_AccessPriv(const pgbind_AccessPriv *m, Parent parent)
 {
 	(void)m;
@@ -6319,8 +7189,8 @@ CW_BEGIN(AccessPriv, 214)
 	CW_REPEATED_NODE(1, cols, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_215_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* order_family */
-static const uint8_t cw_kinds_215_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0xff, 0x55, 0xe1, 0x43, 0x84, 0x90, 0x03, 0x08, 0x00, 0x80, 0x00, 0x00, 0x11, 0x08, 0x80, 0x42, 0x00, 0x50, 0xf0, 0x25, 0xfa, 0xe0, 0x3b, 0x30, }; /* class_args */
+static const uint8_t cw_kinds_215_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* order_family */
+static const uint8_t cw_kinds_215_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* class_args */
 static inline bool cw_meets_CreateOpClassItem(const pgbind_CreateOpClassItem *m, Parent parent)
 {
 	(void)m;
@@ -6357,13 +7227,15 @@ CW_BEGIN(TableLikeClause, 216)
 	CW_UINT32(2, relationOid, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_217_0_3[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x3f, }; /* defexpr */
 static inline bool cw_meets_FunctionParameter(const pgbind_FunctionParameter *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_MESSAGE(m, argType, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_MESSAGE(m, argType, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_NODE(m, defexpr, false, false, 0, CW_KINDS(cw_kinds_217_0_3));
 	}
 }
 
@@ -6374,7 +7246,7 @@ CW_BEGIN(FunctionParameter, 217)
 	CW_NODE(3, defexpr, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_218_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* lockedRels */
+static const uint8_t cw_kinds_218_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* lockedRels */
 static inline bool cw_meets_LockingClause(const pgbind_LockingClause *m, Parent parent)
 {
 	(void)m;
@@ -6407,12 +7279,14 @@ CW_BEGIN(RowMarkClause, 219)
 	CW_BOOL(3, pushedDown, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_220_0_1[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* expr */
 static inline bool cw_meets_XmlSerialize(const pgbind_XmlSerialize *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
+			CW_MEETS_NODE(m, expr, true, false, 0, CW_KINDS(cw_kinds_220_0_1)) &&
 			CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS);
 	}
 }
@@ -6424,14 +7298,14 @@ CW_BEGIN(XmlSerialize, 220)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_221_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe1, 0x38, 0x30, }; /* ctes */
+static const uint8_t cw_kinds_221_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe1, 0x38, 0x30, }; /* ctes */
 static inline bool cw_meets_WithClause(const pgbind_WithClause *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, ctes, true, false, 0, CW_KINDS(cw_kinds_221_0_0));
+			CW_MEETS_REPEATED_NODE(m, ctes, true, true, 0, CW_KINDS(cw_kinds_221_0_0));
 	}
 }
 
@@ -6441,14 +7315,16 @@ CW_BEGIN(WithClause, 221)
 	CW_INT32(2, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_222_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x93, 0xf9, 0xff, 0xd5, 0xcd, 0x61, 0x80, 0x00, 0x20, 0x08, 0x06, 0x80, 0x00, 0x00, 0x30, 0x80, 0x01, 0x40, 0x00, 0x30, 0xfd, 0x85, 0xfa, 0xe1, 0x38, 0x30, }; /* indexElems */
+static const uint8_t cw_kinds_222_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x83, 0xf9, 0x3f, 0x10, 0x09, 0x01, 0x00, 0x00, 0x00, 0x08, 0x02, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf9, 0x85, 0xfa, 0xe0, 0x38, 0x30, }; /* indexElems */
+static const uint8_t cw_kinds_222_0_1[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* whereClause */
 static inline bool cw_meets_InferClause(const pgbind_InferClause *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, indexElems, true, false, 0, CW_KINDS(cw_kinds_222_0_0));
+			CW_MEETS_REPEATED_NODE(m, indexElems, true, false, 0, CW_KINDS(cw_kinds_222_0_0)) &&
+			CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_222_0_1));
 	}
 }
 
@@ -6459,14 +7335,16 @@ CW_BEGIN(InferClause, 222)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_223_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x12, 0x01, 0xe0, 0x80, 0x00, 0x10, 0x00, 0x90, 0x79, 0x80, 0x09, 0x08, 0x40, 0x88, 0x08, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* targetList */
+static const uint8_t cw_kinds_223_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0xe0, 0x80, 0x00, 0x10, 0x00, 0x90, 0x79, 0x80, 0x09, 0x08, 0x40, 0x88, 0x00, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* targetList */
+static const uint8_t cw_kinds_223_0_3[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* whereClause */
 static inline bool cw_meets_OnConflictClause(const pgbind_OnConflictClause *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_223_0_2));
+			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_223_0_2)) &&
+			CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_223_0_3));
 	}
 }
 
@@ -6478,14 +7356,14 @@ CW_BEGIN(OnConflictClause, 223)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_224_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* search_col_list */
+static const uint8_t cw_kinds_224_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* search_col_list */
 static inline bool cw_meets_CTESearchClause(const pgbind_CTESearchClause *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, search_col_list, true, false, 0, CW_KINDS(cw_kinds_224_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, search_col_list, true, true, 0, CW_KINDS(cw_kinds_224_0_0)) &&
 			CW_MEETS_STRING(m, search_seq_column, true, false, 0, CW_NO_KINDS);
 	}
 }
@@ -6497,15 +7375,19 @@ CW_BEGIN(CTESearchClause, 224)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_225_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* cycle_col_list */
+static const uint8_t cw_kinds_225_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* cycle_col_list */
+static const uint8_t cw_kinds_225_0_2[] = { 0x7e, 0xff, 0xfc, 0x77, 0x81, 0xf9, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x87, 0x99, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0x7f, }; /* cycle_mark_value */
+static const uint8_t cw_kinds_225_0_3[] = { 0x7e, 0xff, 0xfc, 0x77, 0x81, 0xf9, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x87, 0x99, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0x7f, }; /* cycle_mark_default */
 static inline bool cw_meets_CTECycleClause(const pgbind_CTECycleClause *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, cycle_col_list, true, false, 0, CW_KINDS(cw_kinds_225_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, cycle_col_list, true, true, 0, CW_KINDS(cw_kinds_225_0_0)) &&
 			CW_MEETS_STRING(m, cycle_mark_column, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_NODE(m, cycle_mark_value, true, false, 0, CW_KINDS(cw_kinds_225_0_2)) &&
+			CW_MEETS_NODE(m, cycle_mark_default, true, false, 0, CW_KINDS(cw_kinds_225_0_3)) &&
 			CW_MEETS_STRING(m, cycle_path_column, true, false, 0, CW_NO_KINDS);
 	}
 }
@@ -6523,7 +7405,8 @@ CW_BEGIN(CTECycleClause, 225)
 	CW_UINT32(9, cycle_mark_neop, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_226_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* aliascolnames */
+static const uint8_t cw_kinds_226_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* aliascolnames */
+static const uint8_t cw_kinds_226_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0xff, 0x17, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* ctequery */
 static inline bool cw_meets_CommonTableExpr(const pgbind_CommonTableExpr *m, Parent parent)
 {
 	(void)m;
@@ -6532,7 +7415,7 @@ static inline bool cw_meets_CommonTableExpr(const pgbind_CommonTableExpr *m, Par
 		return true &&
 			CW_MEETS_STRING(m, ctename, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, aliascolnames, true, false, 0, CW_KINDS(cw_kinds_226_0_1)) &&
-			CW_MEETS_NODE(m, ctequery, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_NODE(m, ctequery, true, false, 0, CW_KINDS(cw_kinds_226_0_3));
 	}
 }
 
@@ -6552,14 +7435,18 @@ CW_BEGIN(CommonTableExpr, 226)
 	CW_REPEATED_NODE(12, ctecolcollations, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_227_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x12, 0x01, 0xe0, 0x80, 0x00, 0x10, 0x00, 0x90, 0x79, 0x80, 0x09, 0x08, 0x40, 0x88, 0x08, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* targetList */
+static const uint8_t cw_kinds_227_0_3[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* condition */
+static const uint8_t cw_kinds_227_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0xe0, 0x80, 0x00, 0x10, 0x00, 0x90, 0x79, 0x80, 0x09, 0x08, 0x40, 0x88, 0x00, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* targetList */
+static const uint8_t cw_kinds_227_0_5[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* values */
 static inline bool cw_meets_MergeWhenClause(const pgbind_MergeWhenClause *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_227_0_4));
+			CW_MEETS_NODE(m, condition, false, false, 0, CW_KINDS(cw_kinds_227_0_3)) &&
+			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_227_0_4)) &&
+			CW_MEETS_REPEATED_NODE(m, values, true, false, 0, CW_KINDS(cw_kinds_227_0_5));
 	}
 }
 
@@ -6603,14 +7490,16 @@ CW_BEGIN(TriggerTransition, 229)
 	CW_BOOL(2, isTable, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_230_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* collation */
-static const uint8_t cw_kinds_230_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opclass */
+static const uint8_t cw_kinds_230_0_1[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* expr */
+static const uint8_t cw_kinds_230_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* collation */
+static const uint8_t cw_kinds_230_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* opclass */
 static inline bool cw_meets_PartitionElem(const pgbind_PartitionElem *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
+			CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(cw_kinds_230_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, collation, true, false, 0, CW_KINDS(cw_kinds_230_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, opclass, true, false, 0, CW_KINDS(cw_kinds_230_0_3));
 	}
@@ -6624,7 +7513,7 @@ CW_BEGIN(PartitionElem, 230)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_231_0_1[] = { 0x7a, 0xf7, 0xfe, 0x6f, 0x93, 0xf9, 0xff, 0xd5, 0xc9, 0x41, 0xc0, 0x02, 0x30, 0x28, 0x02, 0xa0, 0x00, 0x42, 0x10, 0x82, 0x31, 0x40, 0x00, 0x01, 0xfd, 0x8d, 0xfa, 0xf1, 0x38, 0x30, }; /* partParams */
+static const uint8_t cw_kinds_231_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x83, 0xf9, 0x3f, 0x10, 0x09, 0x01, 0x00, 0x00, 0x00, 0x08, 0x02, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x85, 0xfa, 0xf0, 0x38, 0x30, }; /* partParams */
 static inline bool cw_meets_PartitionSpec(const pgbind_PartitionSpec *m, Parent parent)
 {
 	(void)m;
@@ -6632,7 +7521,7 @@ static inline bool cw_meets_PartitionSpec(const pgbind_PartitionSpec *m, Parent 
 	default:
 		return true &&
 			CW_MEETS_STRING(m, strategy, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, partParams, true, false, 0, CW_KINDS(cw_kinds_231_0_1));
+			CW_MEETS_REPEATED_NODE(m, partParams, true, true, 0, CW_KINDS(cw_kinds_231_0_1));
 	}
 }
 
@@ -6642,12 +7531,18 @@ CW_BEGIN(PartitionSpec, 231)
 	CW_INT32(2, location, _, -1)
 CW_END
 
+static const uint8_t cw_kinds_232_0_4[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* listdatums */
+static const uint8_t cw_kinds_232_0_5[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* lowerdatums */
+static const uint8_t cw_kinds_232_0_6[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* upperdatums */
 static inline bool cw_meets_PartitionBoundSpec(const pgbind_PartitionBoundSpec *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true;
+		return true &&
+			CW_MEETS_REPEATED_NODE(m, listdatums, true, false, 0, CW_KINDS(cw_kinds_232_0_4)) &&
+			CW_MEETS_REPEATED_NODE(m, lowerdatums, true, false, 0, CW_KINDS(cw_kinds_232_0_5)) &&
+			CW_MEETS_REPEATED_NODE(m, upperdatums, true, false, 0, CW_KINDS(cw_kinds_232_0_6));
 	}
 }
 
@@ -6683,7 +7578,8 @@ static inline bool cw_meets_PartitionCmd(const pgbind_PartitionCmd *m, Parent pa
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_MESSAGE(m, name, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_MESSAGE(m, name, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_MESSAGE(m, bound, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -6693,7 +7589,7 @@ CW_BEGIN(PartitionCmd, 234)
 	CW_BOOL(2, concurrent, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_235_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* va_cols */
+static const uint8_t cw_kinds_235_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* va_cols */
 static inline bool cw_meets_VacuumRelation(const pgbind_VacuumRelation *m, Parent parent)
 {
 	(void)m;
@@ -6727,7 +7623,8 @@ CW_BEGIN(PublicationObjSpec, 236)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_237_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* columns */
+static const uint8_t cw_kinds_237_0_1[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* whereClause */
+static const uint8_t cw_kinds_237_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* columns */
 static inline bool cw_meets_PublicationTable(const pgbind_PublicationTable *m, Parent parent)
 {
 	(void)m;
@@ -6735,6 +7632,7 @@ static inline bool cw_meets_PublicationTable(const pgbind_PublicationTable *m, P
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_237_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, columns, true, false, 0, CW_KINDS(cw_kinds_237_0_2));
 	}
 }
