@@ -1,6 +1,7 @@
 #!/bin/sh
 # combinatorial.sh -- writes the combinatorial corpus to stdout: every expression form below in
-# every clause of every DML and query statement below (one statement per line), then the everyday
+# every clause of every DML and query statement below (one statement per line; and as XMLROOT's
+# version, which libpg_query before 18 deparses as a string whatever it is), then the everyday
 # statements of issue 41 that the context-narrowed deparse contract refused. The deparse contract's
 # derivation learns from it (tools/deparse-probe/run.sh), and `pgbind verify` must pass on it on
 # every major (make check): the parser makes all of it, so the contract refuses none of it.
@@ -158,6 +159,7 @@ EXPLAIN SELECT a FROM t WHERE %E
 DECLARE c CURSOR FOR SELECT %E FROM t
 COPY (SELECT %E FROM t) TO STDOUT
 CREATE TABLE t2 AS SELECT %E AS c FROM t
+SELECT XMLROOT(x, VERSION %E) FROM t
 SQL
 }
 

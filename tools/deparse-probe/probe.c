@@ -8,24 +8,24 @@
  * holds anywhere (the union over every parent and value), whether it is ever NULL (a list: holds
  * a NULL cell), ever empty, and the fewest cells it has. Only what no parse of the corpus shows can
  * be refused, and only where the linked deparser was seen to crash (a signal, or no answer in 10 s)
- * with it (a misread -- SQL that does not parse back to the changed tree -- is no memory hazard,
- * and the check_deparse option catches its wrong SQL): on up to HOSTS statements of the corpus
- * that deparse and parse back to themselves,
- * each field is changed once per case --
- * set to NULL (a list: its first cell), emptied, cut to one cell fewer than any parse gives, its
- * node (first cell) replaced by the smallest node of every kind the field never holds -- and
- * deparsed with pgbind_deparse_unchecked in a child (a fork server: one child runs cases until one
- * kills it; the parent records that case as a crash and forks the next child after it). A change
- * whose SQL parses back to the changed tree is a tree the parser makes: its kind is never refused
- * (its NULL, emptiness or count clears the rule). A kind the corpus has no sample of is not tried,
- * so not refused. A change that crashed is tried again under each other value of the enum, bool,
- * char and few-valued string fields of its message (second_round): what crashes under one value
- * the parser may make under another. A deparser error is no reason for a
- * rule. A statement of the corpus the deparser crashes on as the parser made it (COPY t FROM STDIN
- * (format) before 18) gets a rule on its rarest shape: the kind at a field, or the NULL, that the
- * fewest learnt statements show. The runtime refuses nothing by a rule: a tree that breaks one is
- * deparsed in a child process (targets/c/runtime/pg_route.c), so a rule only decides which trees
- * cost a fork.
+ * or misread (SQL that does not parse back to the changed tree) with it: where the deparser reads
+ * past a node, which of the two happens depends on memory, so both make a rule and two runs give
+ * the same rules. On up to HOSTS statements of the corpus that deparse and parse back to
+ * themselves, each field is changed once per case -- set to NULL (a list: its first cell), emptied,
+ * cut to one cell fewer than any parse gives, its node (first cell) replaced by the smallest node
+ * of every kind the field never holds -- and deparsed with pgbind_deparse_unchecked in a child (a
+ * fork server: one child runs cases until one kills it; the parent records that case as a crash
+ * and forks the next child after it). A change whose SQL parses back to the changed tree is a tree
+ * the parser makes: its kind is never refused (its NULL, emptiness or count clears the rule). A
+ * kind the corpus has no sample of is not tried, so not refused. A change that crashed or misread
+ * is tried again under each other value of the enum, bool, char and few-valued string fields of
+ * its message (second_round): what fails under one value the parser may make under another. A
+ * deparser error is no reason for a rule. A statement of the corpus the deparser crashes on or
+ * misreads as the parser made it (COPY t FROM STDIN (format), XMLROOT(x, VERSION v || 'a') before
+ * 18) gets a rule on its rarest shape: the kind at a field, or the NULL, that the fewest learnt
+ * statements show. The runtime refuses nothing by a rule: a tree that breaks one is deparsed in a
+ * child process and its SQL parsed back (targets/c/runtime/pg_route.c), so a rule only decides
+ * which trees cost a fork.
  *
  *     deparse-probe --major 15 --out schema/pg15/deparse.txt FILE.sql... [--check FILE.sql...]
  *
@@ -182,17 +182,16 @@ static bool holds_nodes(pgbind_WireKind w)
 
 /* ---- the outcome of one deparse, and the fork server ------------------------------------------ */
 
+/* A deparse parsed back and compared as the runtime does (check_deparse: PostgreSQL's equal(), which
+ * skips every location, 18's list_start and arg_location too) */
 static int deparse_outcome(const pgbind_ParseResult *tree)
 {
 	pgbind_Arena *arena = pgbind_Arena_New();
-	pgbind_Status status;
-	int out = OUT_ERROR;
-	const char *sql = pgbind_deparse_unchecked(tree, NULL, arena, &status);
-	if (sql) {
-		pgbind_ParseResult *back = pgbind_parse(sql, NULL, arena, &status);
-		char path[200];
-		out = back && !pgbind_first_difference(tree, back, true, path, sizeof path) ? OUT_SAME : OUT_MISREAD;
-	}
+	pgbind_Status status = {0};
+	pgbind_Options checked = {.check_deparse = true};
+	int out = pgbind_deparse_unchecked(tree, &checked, arena, &status) ? OUT_SAME
+			  : status.code == PGBIND_ERROR_ROUND_TRIP                 ? OUT_MISREAD
+																	   : OUT_ERROR;
 	pgbind_Arena_Free(arena);
 	return out;
 }
@@ -418,58 +417,74 @@ static bool add_statement(const char *text, size_t at, int line, char *stmt, siz
 	return true;
 }
 
-static size_t message_size(const pgbind_MessageDesc *d, const char *base, int depth);
+/* ---- one walk over a tree ----------------------------------------------------------------------- */
 
-static size_t node_size(const pgbind_Node *n, int depth)
+static bool holds_pointers(pgbind_WireKind w)
 {
-	const pgbind_MessageDesc *d = n ? pgbind_node_desc(n->tag) : NULL;
-	return d ? message_size(d, (const char *)n, depth + 1) : 0;
+	return w == PGBIND_WIRE_STRING || w == PGBIND_WIRE_MESSAGE || holds_nodes(w) || is_list(w);
+}
+
+/* The cells of field f of the message at base: a list's, or the one pointer of a string, message or
+ * node field (NULL when unset); their number in *n */
+static void *const *cells_of(uint32_t f, const char *base, size_t *n)
+{
+	const pgbind_FieldDesc *d = fdesc(f);
+	void *const *p = (void *const *)(base + d->offset);
+	*n = is_list(d->wire) ? *(const size_t *)(base + d->count_offset) : 1;
+	return is_list(d->wire) ? *(void *const *const *)p : p;
+}
+
+/* What a walk calls on each field that holds pointers: the field (global index), its message at base,
+ * the message's parent slot (parent message << 16 | field, UINT32_MAX at the root); false stops it */
+typedef bool Visit(uint32_t f, char *base, uint32_t parent, void *ctx);
+
+/* Calls visit on each such field of message mi at base, each before what it holds; false: stopped */
+static bool walk(uint32_t mi, char *base, uint32_t parent, int depth, Visit *visit, void *ctx)
+{
+	const pgbind_MessageDesc *d = &pgbind_message_descs[mi];
+	for (uint32_t fi = 0; fi < d->n_fields && depth < 1000; fi++) {
+		const pgbind_FieldDesc *f = &d->fields[fi];
+		if (!holds_pointers(f->wire))
+			continue;
+		size_t n;
+		void *const *cells = cells_of(field_base[mi] + fi, base, &n);
+		if (!visit(field_base[mi] + fi, base, parent, ctx))
+			return false;
+		for (size_t k = 0; k < n && f->wire != PGBIND_WIRE_STRING; k++) {
+			const pgbind_MessageDesc *m = !cells[k]              ? NULL
+										  : holds_nodes(f->wire) ? pgbind_node_desc(((pgbind_Node *)cells[k])->tag)
+																 : &pgbind_message_descs[f->type_index];
+			if (m && !walk((uint32_t)(m - pgbind_message_descs), cells[k], mi << 16 | fi, depth + 1, visit, ctx))
+				return false;
+		}
+	}
+	return true;
+}
+
+static uint32_t root_index(void)
+{
+	return (uint32_t)(pgbind_message_desc_by_name("ParseResult") - pgbind_message_descs);
+}
+
+static bool count_cells(uint32_t f, char *base, uint32_t parent, void *total)
+{
+	(void)parent;
+	size_t n;
+	void *const *cells = cells_of(f, base, &n);
+	for (size_t k = 0; k < n && fdesc(f)->wire != PGBIND_WIRE_STRING; k++)
+		*(size_t *)total += cells[k] != NULL;
+	return true;
 }
 
 /* The size of a subtree in messages (for the smallest sample of each kind) */
-static size_t message_size(const pgbind_MessageDesc *d, const char *base, int depth)
+static size_t node_size(pgbind_Node *n)
 {
 	size_t total = 1;
-	if (depth > 400)
-		return 1000000;
-	for (uint32_t i = 0; i < d->n_fields; i++) {
-		const pgbind_FieldDesc *f = &d->fields[i];
-		const char *p = base + f->offset;
-		size_t n = f->count_offset ? *(const size_t *)(base + f->count_offset) : 0;
-		const pgbind_MessageDesc *m = f->type_index >= 0 ? &pgbind_message_descs[f->type_index] : NULL;
-		if (f->wire == PGBIND_WIRE_NODE || f->wire == PGBIND_WIRE_ONEOF)
-			total += node_size(*(pgbind_Node *const *)p, depth);
-		else if (f->wire == PGBIND_WIRE_MESSAGE && *(char *const *)p)
-			total += message_size(m, *(const char *const *)p, depth + 1);
-		for (size_t k = 0; k < n && f->wire == PGBIND_WIRE_REPEATED_NODE; k++)
-			total += node_size((*(pgbind_Node *const *const *)p)[k], depth);
-		for (size_t k = 0; k < n && f->wire == PGBIND_WIRE_REPEATED_MESSAGE; k++)
-			if ((*(char *const *const *)p)[k])
-				total += message_size(m, (*(const char *const *const *)p)[k], depth + 1);
-	}
+	walk((uint32_t)(pgbind_node_desc(n->tag) - pgbind_message_descs), (char *)n, 0, 0, count_cells, &total);
 	return total;
 }
 
 /* ---- what the parser makes: the facts of every field, anywhere ------------------------------- */
-
-static void learn_message(int si, uint32_t mi, char *base, uint32_t parent, int depth);
-
-static void learn_node(int si, pgbind_Node *n, uint32_t parent, int depth)
-{
-	const pgbind_MessageDesc *d = n ? pgbind_node_desc(n->tag) : NULL;
-	if (!d || depth > 1000)
-		return;
-	if (n->tag < MAX_KINDS && stmts[si].learn) {
-		size_t size = node_size(n, 0);
-		Sample *b = by_slot[n->tag];
-		int j = 0;
-		while (j < SLOTS && b[j].node && b[j].slot != parent)
-			j++;
-		if (j < SLOTS && (!b[j].node || size < b[j].size))
-			b[j] = (Sample){n, size, si, parent};
-	}
-	learn_message(si, (uint32_t)(d - pgbind_message_descs), (char *)n, parent, depth + 1);
-}
 
 /* The strings the corpus shows in a string field, per parent slot of its message (a DefElem's
  * defname in CopyStmt.options): sorted by field, slot and value, without repeats */
@@ -526,67 +541,48 @@ static void add_host(Field *fd, int si, char *base, uint32_t parent)
 	fd->hosts[fd->n_hosts++] = (Host){si, base, parent};
 }
 
-static void learn_message(int si, uint32_t mi, char *base, uint32_t parent, int depth)
+/* Learns what field f of the message at base holds in the learnt statement *si */
+static bool learn_field(uint32_t f, char *base, uint32_t parent, void *si)
 {
-	const pgbind_MessageDesc *d = &pgbind_message_descs[mi];
-	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
-		const pgbind_FieldDesc *f = &d->fields[fi];
-		Field *fd = &fields[field_base[mi] + fi];
-		char *p = base + f->offset;
-		uint32_t here = mi << 16 | fi;
-		size_t n = f->count_offset ? *(size_t *)(base + f->count_offset) : 0;
-		bool set = false, null = false;
-		if (f->wire == PGBIND_WIRE_STRING || f->wire == PGBIND_WIRE_MESSAGE || f->wire == PGBIND_WIRE_NODE ||
-			f->wire == PGBIND_WIRE_ONEOF) {
-			set = *(void **)p != NULL, null = !set;
-			if (set && f->wire == PGBIND_WIRE_MESSAGE)
-				learn_message(si, (uint32_t)f->type_index, *(char **)p, here, depth + 1);
-			else if (set && f->wire != PGBIND_WIRE_STRING)
-				learn_node(si, *(pgbind_Node **)p, here, depth);
-			if (set && holds_nodes(f->wire) && stmts[si].learn)
-				bit_set(&fd->kinds, (*(pgbind_Node **)p)->tag),
-					kind_uses[(size_t)(field_base[mi] + fi) * MAX_KINDS + (*(pgbind_Node **)p)->tag]++;
-			null_uses[field_base[mi] + fi] += null && stmts[si].learn;
-			if (set && f->wire == PGBIND_WIRE_STRING && stmts[si].learn) { /* a char: in any slot */
-				GROW(shown, n_shown, cap_shown);
-				shown[n_shown++] =
-					(Shown){field_base[mi] + fi, f->flags & PGBIND_FIELD_CHAR ? 0 : parent, *(const char **)p};
-			}
-		} else if (is_list(f->wire)) {
-			void **cells = *(void ***)p;
-			set = n > 0;
-			for (size_t k = 0; k < n; k++) {
-				null |= !cells[k];
-				if (cells[k] && f->wire == PGBIND_WIRE_REPEATED_MESSAGE)
-					learn_message(si, (uint32_t)f->type_index, cells[k], here, depth + 1);
-				else if (cells[k]) {
-					learn_node(si, cells[k], here, depth);
-					if (stmts[si].learn)
-						bit_set(&fd->kinds, ((pgbind_Node *)cells[k])->tag),
-							kind_uses[(size_t)(field_base[mi] + fi) * MAX_KINDS + ((pgbind_Node *)cells[k])->tag]++;
-				}
-			}
-			null_uses[field_base[mi] + fi] += null && stmts[si].learn;
-			if (stmts[si].learn) {
-				fd->empty |= n == 0;
-				if (n && n < fd->fewest)
-					fd->fewest = n;
-			}
-		} else {
+	Field *fd = &fields[f];
+	const pgbind_FieldDesc *d = fdesc(f);
+	uint32_t here = field_msg[f] << 16 | field_fi[f];
+	size_t n;
+	void *const *cells = cells_of(f, base, &n);
+	bool null = false, set = is_list(d->wire) ? n > 0 : cells[0] != NULL;
+	for (size_t k = 0; k < n; k++) {
+		pgbind_Node *node = holds_nodes(d->wire) ? cells[k] : NULL;
+		null |= !cells[k];
+		if (!node || node->tag >= MAX_KINDS || !pgbind_node_desc(node->tag))
 			continue;
-		}
-		if (!stmts[si].learn)
-			continue;
-		fd->set |= set, fd->null |= null;
-		/* a host needs the field set and, for a list, its first cell */
-		if (set && (!is_list(f->wire) || (*(void ***)p)[0]))
-			add_host(fd, si, base, parent);
+		bit_set(&fd->kinds, node->tag);
+		kind_uses[(size_t)f * MAX_KINDS + node->tag]++;
+		size_t size = node_size(node);
+		Sample *b = by_slot[node->tag];
+		int j = 0;
+		while (j < SLOTS && b[j].node && b[j].slot != here)
+			j++;
+		if (j < SLOTS && (!b[j].node || size < b[j].size))
+			b[j] = (Sample){node, size, *(int *)si, here};
 	}
+	if (set && d->wire == PGBIND_WIRE_STRING) { /* a char: in any slot */
+		GROW(shown, n_shown, cap_shown);
+		shown[n_shown++] = (Shown){f, d->flags & PGBIND_FIELD_CHAR ? 0 : parent, cells[0]};
+	}
+	null_uses[f] += null;
+	if (is_list(d->wire)) {
+		fd->empty |= n == 0;
+		if (n && n < fd->fewest)
+			fd->fewest = n;
+	}
+	fd->set |= set, fd->null |= null;
+	/* a host needs the field set and, for a list, its first cell */
+	if (set && cells[0])
+		add_host(fd, *(int *)si, base, parent);
+	return true;
 }
 
-/* ---- parsed statements the deparser crashes on as they are --------------------------------------- */
-
-static uint32_t root_index(void);
+/* ---- parsed statements the deparser crashes on or misreads as they are ---------------------------- */
 
 /* A shape of a tree that a rule can name: a kind (NULL: kind < 0) at a field, and how many times
  * the learnt statements show it */
@@ -595,66 +591,34 @@ typedef struct {
 	int kind;
 } Shape;
 
-static void consider(Shape *best, uint32_t f, int kind)
+/* Keeps in *best the shapes of field f at base that the learnt statements show least often */
+static bool rarest_field(uint32_t f, char *base, uint32_t parent, void *best)
 {
-	uint32_t uses = kind < 0 ? null_uses[f] : kind_uses[(size_t)f * MAX_KINDS + (unsigned)kind];
-	if (uses < best->uses || (uses == best->uses && (f < best->field || (f == best->field && kind < best->kind))))
-		*best = (Shape){f, uses, kind};
-}
-
-static void rarest_in_message(uint32_t mi, const char *base, int depth, Shape *best);
-
-static void rarest_in_node(const pgbind_Node *n, int depth, Shape *best)
-{
-	const pgbind_MessageDesc *d = n ? pgbind_node_desc(n->tag) : NULL;
-	if (d && depth < 1000)
-		rarest_in_message((uint32_t)(d - pgbind_message_descs), (const char *)n, depth + 1, best);
-}
-
-/* The shape of the tree at base that the learnt statements show least often (best) */
-static void rarest_in_message(uint32_t mi, const char *base, int depth, Shape *best)
-{
-	const pgbind_MessageDesc *d = &pgbind_message_descs[mi];
-	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
-		const pgbind_FieldDesc *f = &d->fields[fi];
-		const char *p = base + f->offset;
-		uint32_t g = field_base[mi] + fi;
-		size_t n = f->count_offset ? *(const size_t *)(base + f->count_offset) : 0;
-		const void *one = f->wire == PGBIND_WIRE_STRING || f->wire == PGBIND_WIRE_MESSAGE || holds_nodes(f->wire)
-							  ? *(const void *const *)p
-							  : NULL;
-		if (!is_list(f->wire) &&
-			(f->wire == PGBIND_WIRE_STRING || f->wire == PGBIND_WIRE_MESSAGE || holds_nodes(f->wire)) && !one)
-			consider(best, g, -1);
-		else if (f->wire == PGBIND_WIRE_MESSAGE)
-			rarest_in_message((uint32_t)f->type_index, one, depth + 1, best);
-		else if (f->wire == PGBIND_WIRE_NODE || f->wire == PGBIND_WIRE_ONEOF) {
-			consider(best, g, ((const pgbind_Node *)one)->tag);
-			rarest_in_node(one, depth, best);
-		}
-		for (size_t k = 0; k < n; k++) {
-			const void *cell = (*(const void *const *const *)p)[k];
-			if (!cell)
-				consider(best, g, -1);
-			else if (f->wire == PGBIND_WIRE_REPEATED_MESSAGE)
-				rarest_in_message((uint32_t)f->type_index, cell, depth + 1, best);
-			else {
-				consider(best, g, ((const pgbind_Node *)cell)->tag);
-				rarest_in_node(cell, depth, best);
-			}
-		}
+	(void)parent;
+	size_t n;
+	void *const *cells = cells_of(f, base, &n);
+	Shape *b = best;
+	for (size_t k = 0; k < n; k++) {
+		if (cells[k] && !holds_nodes(fdesc(f)->wire))
+			continue;
+		int kind = cells[k] ? (int)((const pgbind_Node *)cells[k])->tag : -1;
+		uint32_t uses = kind < 0 ? null_uses[f] : kind_uses[(size_t)f * MAX_KINDS + (unsigned)kind];
+		if (uses < b->uses || (uses == b->uses && (f < b->field || (f == b->field && kind < b->kind))))
+			*b = (Shape){f, uses, kind};
 	}
+	return true;
 }
 
-/* Each of the n learnt statements crashed[] that crash the deparser as the parser made them gets
- * a rule on its rarest shape: a tree holding that shape is deparsed in a child (COPY t FROM STDIN
- * (format) before 18). Context-free, like every rule; it costs a fork to the other trees that
- * hold the shape, never a refusal. */
-static void rules_for_parsed_crashes(const int *crashed, size_t n)
+/* Each of the n learnt statements parsed[] that the deparser crashes on or misreads (its SQL parses
+ * to another tree) as the parser made them gets a rule on its rarest shape: a tree holding that
+ * shape is deparsed in a child and its SQL parsed back (COPY t FROM STDIN (format) and
+ * XMLROOT(x, VERSION v || 'a') before 18). Context-free, like every rule; it costs a fork to the
+ * other trees that hold the shape, never a refusal. */
+static void rules_for_parsed(const int *parsed, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		Shape best = {UINT32_MAX, UINT32_MAX, -1};
-		rarest_in_message(root_index(), (const char *)stmts[crashed[i]].tree, 0, &best);
+		walk(root_index(), (char *)stmts[parsed[i]].tree, UINT32_MAX, 0, rarest_field, &best);
 		if (best.field == UINT32_MAX)
 			continue;
 		Field *fd = &fields[best.field];
@@ -663,7 +627,7 @@ static void rules_for_parsed_crashes(const int *crashed, size_t n)
 		else
 			bit_set(&fd->parsed_kinds, (unsigned)best.kind);
 		if (fd->ex_parsed < 0)
-			fd->ex_parsed = crashed[i];
+			fd->ex_parsed = parsed[i];
 	}
 }
 
@@ -741,18 +705,18 @@ static void list_variants(uint32_t mi, const char *base, uint32_t parent, bool f
 	}
 }
 
-/* The second round: where a change neither crashed nor parsed back, the same change with the
- * kind's other samples; and where a change crashed and makes a rule, the same change under each
+/* The second round: where a kind neither parsed back, the same change with the kind's other
+ * samples; and where a change crashed or misread and makes a rule, the same change under each
  * variant of its message (list_variants): a NULL, an empty list, a kind the parser makes under
  * another value (ALTER SUBSCRIPTION's conninfo is NULL with ENABLE, GRANT ON SCHEMA holds
- * Strings, COMMENT ON LARGE OBJECT an Integer). The crashed kinds of a field are tried under each
- * variant of its first crashed host, with each of their samples (GRANT ON DOMAIN holds a List
+ * Strings, COMMENT ON LARGE OBJECT an Integer). The refused kinds of a field are tried under each
+ * variant of its first such host, with each of their samples (GRANT ON DOMAIN holds a List
  * of names, as DropStmt.objects does, not a VALUES row). A child comes back from a crash here
  * (catch_crashes): a crash costs no child. A change that parses back proves the parser makes it. */
 static size_t second_round(size_t n_first, const uint8_t *out)
 {
 	size_t from = n_cases;
-	bool *varied = calloc(n_fields_all, 1); /* fields whose crashed kinds were varied */
+	bool *varied = calloc(n_fields_all, 1); /* fields whose refused kinds were varied */
 	for (size_t i = 0; i < n_first; i++) {
 		Case c = cases[i];
 		Field *fd = &fields[c.field];
@@ -763,11 +727,11 @@ static size_t second_round(size_t n_first, const uint8_t *out)
 		if ((c.change == CH_NULL && fd->ok_null) || (c.change == CH_EMPTY && fd->ok_empty) ||
 			(c.change == CH_CUT && fd->ok_cut))
 			continue;
-		if (c.change == CH_KIND && out[i] != OUT_CRASH)
+		if (c.change == CH_KIND)
 			for (int j = 1; j < SAMPLES && samples[c.kind][j].node; j++)
 				if (samples[c.kind][j].stmt != c.stmt)
 					add_case(c.stmt, c.field, c.base, CH_KIND, c.kind)->sample = (uint8_t)j;
-		if (out[i] != OUT_CRASH || (c.change == CH_KIND && varied[c.field]))
+		if ((out[i] != OUT_CRASH && out[i] != OUT_MISREAD) || (c.change == CH_KIND && varied[c.field]))
 			continue;
 		int h = 0;
 		while (fd->hosts[h].base != c.base)
@@ -776,7 +740,7 @@ static size_t second_round(size_t n_first, const uint8_t *out)
 		Bits refused;
 		kinds_rule(c.field, &refused);
 		varied[c.field] |= c.change == CH_KIND;
-		for (size_t v = 0; v < n_vars; v++) /* the change (a kind: each crashed kind, each sample) */
+		for (size_t v = 0; v < n_vars; v++) /* the change (a kind: each refused kind, each sample) */
 			for (unsigned k = c.change == CH_KIND ? 1 : 0; k < (c.change == CH_KIND ? MAX_KINDS : 1); k++)
 				for (int j = 0; j < (k ? SAMPLES : 1) && (!k || (bit_get(&refused, k) && samples[k][j].node)); j++)
 					if (!k || samples[k][j].stmt != c.stmt) {
@@ -826,15 +790,16 @@ static void record(size_t i, uint8_t out)
 {
 	const Case *c = &cases[i];
 	Field *fd = &fields[c->field];
-	/* only a crash is a reason for a rule: a misread is no memory hazard (check_deparse catches it) */
-	bool bad = out == OUT_CRASH, same = out == OUT_SAME;
+	/* a shape no parse shows that crashed or misread: which of the two, memory decides where the
+	 * deparser reads past a node, so both make a rule (an error of the deparser does not) */
+	bool bad = out == OUT_CRASH || out == OUT_MISREAD, same = out == OUT_SAME;
 	switch (c->change) {
 	case CH_KIND:
 		if (same)
 			bit_set(&fd->proven, c->kind);
 		if (bad && !bit_get(&fd->bad, c->kind)) {
 			bit_set(&fd->bad, c->kind);
-			if (fd->ex_kind < 0 || (out == OUT_CRASH && cases[fd->ex_kind].change == CH_KIND))
+			if (fd->ex_kind < 0)
 				fd->ex_kind = (int)i;
 		}
 		break;
@@ -859,10 +824,8 @@ static void record(size_t i, uint8_t out)
 }
 
 static uint8_t *outcomes;
-static const char *const outcome_name[] = {"an error", "misread", "crashed", "?", "parsed back"};
-
 /* Whether field f has a kinds rule: a kind that no parse puts there (nor a change proved the
- * parser makes) crashed; the kinds it refuses, those alone, in *refused */
+ * parser makes) crashed or misread; the kinds it refuses, those alone, in *refused */
 static bool kinds_rule(uint32_t f, Bits *refused)
 {
 	const Field *fd = &fields[f];
@@ -881,19 +844,20 @@ static const char *breaks(uint32_t f, const char *base)
 {
 	const Field *fd = &fields[f];
 	const pgbind_FieldDesc *d = fdesc(f);
-	const char *p = base + d->offset;
-	size_t n = d->count_offset ? *(const size_t *)(base + d->count_offset) : 1;
-	void *const *cells = is_list(d->wire) ? *(void *const *const *)p : (void *const *)p;
+	size_t n;
+	void *const *cells = cells_of(f, base, &n);
 	Bits refused;
-	bool kinds = holds_nodes(d->wire) && kinds_rule(f, &refused);
+	kinds_rule(f, &refused);
+	for (size_t w = 0; w < MAX_KINDS / 64; w++)
+		refused.w[w] |= fd->parsed_kinds.w[w];
 	if (is_list(d->wire) && n == 0)
 		return fd->bad_empty && !fd->ok_empty ? "nonempty" : NULL;
 	if (is_list(d->wire) && fd->bad_cut && !fd->ok_cut && n < fd->fewest)
 		return "mincells";
 	for (size_t k = 0; k < n; k++) {
-		if (!cells[k] && fd->bad_null && !fd->ok_null)
+		if (!cells[k] && ((fd->bad_null && !fd->ok_null) || fd->parsed_null))
 			return "nonnull";
-		if (cells[k] && kinds && bit_get(&refused, ((const pgbind_Node *)cells[k])->tag)) {
+		if (cells[k] && holds_nodes(d->wire) && bit_get(&refused, ((const pgbind_Node *)cells[k])->tag)) {
 			broken_kind = ((const pgbind_Node *)cells[k])->tag;
 			return "kinds";
 		}
@@ -904,48 +868,12 @@ static const char *breaks(uint32_t f, const char *base)
 static const char *broken_what;
 static uint32_t broken_field;
 
-static bool check_message(uint32_t mi, const char *base, int depth);
-
-static bool check_node(const pgbind_Node *n, int depth)
+/* Whether field f of the message at base breaks no rule (else broken_* name it) */
+static bool check_field(uint32_t f, char *base, uint32_t parent, void *ctx)
 {
-	const pgbind_MessageDesc *d = n ? pgbind_node_desc(n->tag) : NULL;
-	return !d || depth > 1000 || check_message((uint32_t)(d - pgbind_message_descs), (const char *)n, depth + 1);
-}
-
-/* Whether the message and what it holds break no rule (else broken_* name the first) */
-static bool check_message(uint32_t mi, const char *base, int depth)
-{
-	const pgbind_MessageDesc *d = &pgbind_message_descs[mi];
-	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
-		const pgbind_FieldDesc *f = &d->fields[fi];
-		const char *p = base + f->offset;
-		size_t n = f->count_offset ? *(const size_t *)(base + f->count_offset) : 0;
-		if ((f->wire == PGBIND_WIRE_STRING || f->wire == PGBIND_WIRE_MESSAGE || holds_nodes(f->wire)) &&
-			(broken_what = breaks(field_base[mi] + fi, base))) {
-			broken_field = field_base[mi] + fi;
-			return false;
-		}
-		if (f->wire == PGBIND_WIRE_MESSAGE && *(char *const *)p &&
-			!check_message((uint32_t)f->type_index, *(const char *const *)p, depth + 1))
-			return false;
-		if ((f->wire == PGBIND_WIRE_NODE || f->wire == PGBIND_WIRE_ONEOF) &&
-			!check_node(*(pgbind_Node *const *)p, depth))
-			return false;
-		for (size_t k = 0; k < n; k++) {
-			const void *cell = (*(void *const *const *)p)[k];
-			if (f->wire == PGBIND_WIRE_REPEATED_NODE && !check_node(cell, depth))
-				return false;
-			if (f->wire == PGBIND_WIRE_REPEATED_MESSAGE && cell &&
-				!check_message((uint32_t)f->type_index, cell, depth + 1))
-				return false;
-		}
-	}
-	return true;
-}
-
-static uint32_t root_index(void)
-{
-	return (uint32_t)(pgbind_message_desc_by_name("ParseResult") - pgbind_message_descs);
+	(void)parent, (void)ctx;
+	broken_field = f;
+	return !(broken_what = breaks(f, base));
 }
 
 /* --check: the statements the rules refuse, and of those the ones libpg_query deparses right */
@@ -958,7 +886,7 @@ static int check_refusals(void)
 		if (stmts[i].learn)
 			continue;
 		n_check++;
-		if (check_message(root_index(), (const char *)stmts[i].tree, 0))
+		if (walk(root_index(), (char *)stmts[i].tree, UINT32_MAX, 0, check_field, NULL))
 			continue;
 		GROW(list, n_list, cap_list);
 		list[n_list++] = (Case){(int)i, broken_field, NULL, CH_NONE, 0, 0, -1, 0};
@@ -970,7 +898,7 @@ static int check_refusals(void)
 			continue;
 		refused++;
 		const pgbind_FieldDesc *d = fdesc(list[i].field);
-		check_message(root_index(), (const char *)stmts[list[i].stmt].tree, 0);
+		walk(root_index(), (char *)stmts[list[i].stmt].tree, UINT32_MAX, 0, check_field, NULL);
 		bool kinds = strcmp(broken_what, "kinds") == 0;
 		printf("refused: %s:%d: %s.%s %s%s%s: %s\n", stmts[list[i].stmt].file, stmts[list[i].stmt].line,
 			   pgbind_message_descs[field_msg[list[i].field]].name, d->proto_name, broken_what, kinds ? " " : "",
@@ -987,16 +915,13 @@ static int check_refusals(void)
 
 /* ---- writing the contract --------------------------------------------------------------------- */
 
-static void example(FILE *out, int ci, const char *what)
+/* A comment: what statement si showed (kind: the kind put in), its SQL's first line */
+static void example(FILE *out, int si, const char *what, int kind)
 {
-	const Case *c = &cases[ci];
-	const char *sql = stmts[c->stmt].sql;
-	while (*sql == ' ' || *sql == '\n' || *sql == '\t')
-		sql++;
+	const char *sql = stmts[si].sql + strspn(stmts[si].sql, " \n\t");
 	int len = (int)strcspn(sql, "\n");
-	fprintf(out, "# %s %s (%s): %.*s%s\n", what, outcome_name[outcomes[ci]],
-			c->change == CH_KIND ? pgbind_node_desc(c->kind)->name : "", len > 160 ? 160 : len, sql,
-			len > 160 || sql[len] ? " ..." : "");
+	fprintf(out, "# %s%s%s%s: %.*s%s\n", what, kind ? " (" : "", kind ? pgbind_node_desc(kind)->name : "",
+			kind ? ")" : "", len > 160 ? 160 : len, sql, len > 160 || sql[len] ? " ..." : "");
 }
 
 static void write_kinds(FILE *out, const Bits *kinds)
@@ -1013,18 +938,18 @@ static void write_kinds(FILE *out, const Bits *kinds)
 static void write_rules(FILE *out, const char *major, size_t n_learnt, size_t n_hosts, size_t counts[5])
 {
 	fprintf(out,
-			"# The deparse contract of libpg_query for PostgreSQL %s: what its deparser is seen to crash on\n"
-			"# that no parse of the corpus makes, and the rarest shape of each parsed statement it crashes on.\n"
+			"# The deparse contract of libpg_query for PostgreSQL %s: what its deparser is seen to crash on or\n"
+			"# misread that no parse of the corpus makes, and the rarest shape of each parsed statement it\n"
+			"# crashes on or misreads (its SQL parses to another tree).\n"
 			"# GENERATED by tools/deparse-probe (do not edit): make deparse-probe (part of make regen).\n"
 			"# Read by pgbind-gen like the overrides (generator/deparse_rules.c says what each clause means);\n"
 			"# a tree that breaks a rule is deparsed in a child process (targets/c/runtime/pg_route.c).\n"
 			"# Every rule is about one field, wherever its message sits (no context), and only where the\n"
-			"# deparser crashed (a signal, or no answer in 10 s): notkinds= the kinds that crashed there and that\n"
-			"# the field holds in no parsed statement (the union over every parent and value) nor in a change\n"
-			"# that parsed back; nonnull, nonempty, mincells= where no parse shows less and less crashed.\n"
-			"# From %zu statements (%zu of them deparse and parse back: the changes' hosts): %zu cases. Which\n"
-			"# kinds crash and which misread varies between runs, as a read past a node depends on memory:\n"
-			"# two runs' notkinds= lists differ by a few such kinds (the counts are printed, not written).\n",
+			"# deparser crashed (a signal, or no answer in 10 s) or misread (which of the two, memory decides\n"
+			"# where it reads past a node): notkinds= the kinds that did either there and that the field holds\n"
+			"# in no parsed statement (the union over every parent and value) nor in a change that parsed\n"
+			"# back; nonnull, nonempty, mincells= where no parse shows less and less did either.\n"
+			"# From %zu statements (%zu of them deparse and parse back: the changes' hosts): %zu cases.\n",
 			major, n_learnt, n_hosts, counts[0] + counts[1] + counts[2] + counts[4]);
 	fprintf(stderr, "deparse-probe: %zu crashed, %zu misread, %zu parsed back, %zu gave an error of the deparser\n",
 			counts[OUT_CRASH], counts[OUT_MISREAD], counts[OUT_SAME], counts[OUT_ERROR]);
@@ -1037,31 +962,29 @@ static void write_rules(FILE *out, const char *major, size_t n_learnt, size_t n_
 	(++label == 1 ? fprintf(out, "%s.%s deparse:", msg, d->proto_name) \
 				  : fprintf(out, "%s.%s deparse_%d:", msg, d->proto_name, label))
 		if (fd->bad_null && !fd->ok_null) {
-			example(out, fd->ex_null, is_list(d->wire) ? "a NULL cell" : "NULL");
+			example(out, cases[fd->ex_null].stmt,
+					is_list(d->wire) ? "a NULL cell crashed or misread" : "NULL crashed or misread", 0);
 			LABEL();
 			fprintf(out, "nonnull\n");
 		}
 		if (fd->bad_empty && !fd->ok_empty) {
-			example(out, fd->ex_empty, "empty");
+			example(out, cases[fd->ex_empty].stmt, "empty crashed or misread", 0);
 			LABEL();
 			fprintf(out, "nonempty\n");
 		}
 		if (fd->bad_cut && !fd->ok_cut) {
-			example(out, fd->ex_cut, "a cell fewer");
+			example(out, cases[fd->ex_cut].stmt, "a cell fewer crashed or misread", 0);
 			LABEL();
 			fprintf(out, "mincells=%zu\n", fd->fewest);
 		}
 		Bits refused;
 		if (holds_nodes(d->wire) && kinds_rule(f, &refused)) {
-			example(out, fd->ex_kind, "a kind");
+			example(out, cases[fd->ex_kind].stmt, "a kind crashed or misread", cases[fd->ex_kind].kind);
 			LABEL();
 			write_kinds(out, &refused);
 		}
 		if (fd->ex_parsed >= 0) {
-			const char *sql = stmts[fd->ex_parsed].sql + strspn(stmts[fd->ex_parsed].sql, " \n\t");
-			int len = (int)strcspn(sql, "\n");
-			fprintf(out, "# parsed, crashed as it is (its rarest shape): %.*s%s\n", len > 160 ? 160 : len, sql,
-					len > 160 || sql[len] ? " ..." : "");
+			example(out, fd->ex_parsed, "parsed, crashed or misread as it is (its rarest shape)", 0);
 			if (fd->parsed_null && LABEL())
 				fprintf(out, "nonnull\n");
 			if (bit_any(&fd->parsed_kinds) && LABEL())
@@ -1126,22 +1049,22 @@ int main(int argc, char **argv)
 			add_case((int)i, 0, NULL, CH_NONE, 0), n_learnt++;
 	outcomes = malloc(n_cases + 1);
 	run_cases(cases, n_cases, outcomes);
-	int *crashed = malloc((n_cases + 1) * sizeof *crashed);
-	size_t n_crashed = 0;
+	int *parsed = malloc((n_cases + 1) * sizeof *parsed); /* crashed or misread as parsed */
+	size_t n_parsed = 0;
 	for (size_t i = 0; i < n_cases; i++) {
 		if (outcomes[i] == OUT_SAME)
 			stmts[cases[i].stmt].host = true, n_hosts++;
-		if (outcomes[i] == OUT_CRASH && crashed)
-			crashed[n_crashed++] = cases[i].stmt;
+		if ((outcomes[i] == OUT_CRASH || outcomes[i] == OUT_MISREAD) && parsed)
+			parsed[n_parsed++] = cases[i].stmt;
 	}
 	n_cases = 0;
 	for (size_t i = 0; i < n_stmts; i++)
 		if (stmts[i].learn)
-			learn_message((int)i, root_index(), (char *)stmts[i].tree, UINT32_MAX, 0);
-	rules_for_parsed_crashes(crashed, n_crashed);
-	free(crashed);
-	fprintf(stderr, "deparse-probe: %zu statements learnt from, %zu of them hosts, %zu crash the deparser as parsed\n",
-			n_learnt, n_hosts, n_crashed);
+			walk(root_index(), (char *)stmts[i].tree, UINT32_MAX, 0, learn_field, &(int){(int)i});
+	rules_for_parsed(parsed, n_parsed);
+	free(parsed);
+	fprintf(stderr, "deparse-probe: %zu statements learnt from, %zu of them hosts, %zu crash or misread as parsed\n",
+			n_learnt, n_hosts, n_parsed);
 
 	pick_samples();
 	sort_shown();
