@@ -105,11 +105,11 @@ typedef struct {
 	int n_hosts;
 	Bits proven;            /* kinds a change put there that parsed back */
 	Bits bad;               /* kinds that crashed or misread */
-	bool bad_null, ok_null; /* a NULL (cell) crashed; parsed back */
+	bool bad_null, ok_null; /* a NULL (cell) crashed or misread; parsed back */
 	bool bad_empty, ok_empty;
 	bool bad_cut, ok_cut;
 	int ex_kind, ex_null, ex_empty, ex_cut; /* a case that showed it (the example), -1 */
-	/* a parsed statement the deparser crashes on as it is: its rarest shape is sent to a child */
+	/* a parsed statement the deparser crashes on or misreads as it is: its rarest shape goes to a child */
 	Bits parsed_kinds; /* ... is a kind here */
 	bool parsed_null;  /* ... is NULL (a NULL cell) here */
 	int ex_parsed;     /* the statement that showed it, -1 */
