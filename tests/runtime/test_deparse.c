@@ -117,6 +117,8 @@ static void test_check(void)
 		{"IMPORT FOREIGN SCHEMA \"Remote\" FROM SERVER srv INTO s",
 		 "ImportForeignSchemaStmt.remote_schema (\"Remote\", then \"remote\")"},
 		{"SELECT 1; SHOW ALL", "\"SELECT 1; SHOW SESSION ALL\" does not parse"},
+		/* it reads XMLROOT's version as a string constant whatever node it is: NO VALUE here */
+		{"SELECT XMLROOT(x, VERSION v || 'a')", "XmlExpr.args"},
 	};
 	/* those are libpg_query 15-4.0.0's bugs; other versions fixed some */
 	for (size_t i = 0; PG_VERSION_NUM / 10000 == 15 && i < sizeof wrong / sizeof *wrong; i++) {
@@ -344,20 +346,13 @@ static void test_contract(void)
 		memset(&st, 0, sizeof st);
 		const char *sql = ours(copies[i], NULL, &st);
 		CHECK(!sql && (st.code == PGBIND_ERROR_DEPARSER_CRASHED || st.code == PGBIND_ERROR_ROUND_TRIP) &&
-				  strstr(st.message, "deparse.txt:") && strstr(st.message, "deparsed in a child process"),
+				  strstr(st.message, "; by rule CopyStmt."),
 			  "%s: an error of its child naming the rule (%s)", copies[i], sql ? sql : st.message);
 		memset(&st, 0, sizeof st);
 		sql = ours(copies[i], &no_fork, &st);
 		CHECK(!sql && st.code == PGBIND_ERROR_UNREPRESENTABLE && strstr(st.message, "no_fork"),
 			  "%s, no_fork: refused (%s)", copies[i], sql ? sql : st.message);
 	}
-	/* the deparser before 18 reads XMLROOT's version as a string constant whatever node it is (18's
-	 * checks): never wrong SQL, but an error (of 18's deparser; before, of the child a rule sends it to) */
-	memset(&st, 0, sizeof st);
-	const char *xml = ours("SELECT XMLROOT(x, VERSION v || 'a')", NULL, &st);
-	CHECK(!xml && (PG_VERSION_NUM >= 180000 || st.code == PGBIND_ERROR_DEPARSER_CRASHED ||
-				   st.code == PGBIND_ERROR_ROUND_TRIP),
-		  "XMLROOT with an expression as version: an error (%s)", xml ? xml : st.message);
 	/* and what it deparses stays deparsed: an option without a value where that is fine */
 	const char *got = ours("COPY t FROM STDIN (header)", NULL, &st);
 	CHECK(got && strcmp(got, "COPY t FROM STDIN WITH (HEADER)") == 0, "COPY (header) deparses (%s)",

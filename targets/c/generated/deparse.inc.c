@@ -6,7 +6,7 @@
  *   pg_query.proto               fnv1a64 c53ea8bb656a0393
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
  *   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
- *   schema/pg15/deparse.txt      fnv1a64 8ce45df66f10874a
+ *   schema/pg15/deparse.txt      fnv1a64 384d6e153e30f0e4
  *   targets/go/makefuncs.txt     fnv1a64 1d6edc94f874a113
  */
 /*
@@ -65,832 +65,799 @@ static const uint8_t contract_kinds_36[] = { /* CoalesceExpr.args (schema/pg15/d
 static const uint8_t contract_kinds_39[] = { /* MinMaxExpr.args (schema/pg15/deparse.txt:92:17): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_42[] = { /* XmlExpr.named_args (schema/pg15/deparse.txt:98:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_41[] = { /* XmlExpr.named_args (schema/pg15/deparse.txt:96:20): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x6f,0x8d,0xf9,0x3f,0x18,0x11,0xe0,0xb1,0x01,0x14,0x80,0xb7,0xff,0xff,0x99,0x28,0x79,0x98,0x21,0x08,0x18,0xf0,0x05,0xfa,0xe0,0xb8,0x36,
 };
-static const uint8_t contract_kinds_44[] = { /* XmlExpr.args (schema/pg15/deparse.txt:102:14): the kinds allowed, by tag */
+static const uint8_t contract_kinds_43[] = { /* XmlExpr.args (schema/pg15/deparse.txt:100:14): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_45[] = { /* XmlExpr.args (schema/pg15/deparse.txt:104:14): the kinds allowed, by tag */
-	0xfe,0xff,0xfc,0xf7,0x91,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x97,0x99,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
-};
-static const uint8_t contract_kinds_47[] = { /* NullTest.arg (schema/pg15/deparse.txt:108:14): the kinds allowed, by tag */
+static const uint8_t contract_kinds_45[] = { /* NullTest.arg (schema/pg15/deparse.txt:104:14): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_49[] = { /* BooleanTest.arg (schema/pg15/deparse.txt:112:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_47[] = { /* BooleanTest.arg (schema/pg15/deparse.txt:108:17): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_52[] = { /* JoinExpr.larg (schema/pg15/deparse.txt:118:15): the kinds allowed, by tag */
+static const uint8_t contract_kinds_50[] = { /* JoinExpr.larg (schema/pg15/deparse.txt:114:15): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_54[] = { /* JoinExpr.rarg (schema/pg15/deparse.txt:122:15): the kinds allowed, by tag */
+static const uint8_t contract_kinds_52[] = { /* JoinExpr.rarg (schema/pg15/deparse.txt:118:15): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_56[] = { /* JoinExpr.usingClause (schema/pg15/deparse.txt:126:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_54[] = { /* JoinExpr.usingClause (schema/pg15/deparse.txt:122:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_57[] = { /* JoinExpr.quals (schema/pg15/deparse.txt:128:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_55[] = { /* JoinExpr.quals (schema/pg15/deparse.txt:124:16): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_60[] = { /* IntoClause.colNames (schema/pg15/deparse.txt:134:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_58[] = { /* IntoClause.colNames (schema/pg15/deparse.txt:130:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_62[] = { /* IntoClause.options (schema/pg15/deparse.txt:138:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_60[] = { /* IntoClause.options (schema/pg15/deparse.txt:134:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_63[] = { /* RawStmt.stmt (schema/pg15/deparse.txt:140:14): the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xfb,0xff,0xff,0xdf,0xff,0xbf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
-};
-static const uint8_t contract_kinds_66[] = { /* InsertStmt.cols (schema/pg15/deparse.txt:146:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_63[] = { /* InsertStmt.cols (schema/pg15/deparse.txt:140:17): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_67[] = { /* InsertStmt.selectStmt (schema/pg15/deparse.txt:148:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_64[] = { /* InsertStmt.selectStmt (schema/pg15/deparse.txt:142:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_69[] = { /* InsertStmt.returningList (schema/pg15/deparse.txt:152:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_66[] = { /* InsertStmt.returningList (schema/pg15/deparse.txt:146:27): the kinds allowed, by tag */
 	0xfe,0xf7,0xff,0xef,0xdd,0xff,0xff,0xdd,0xfb,0xff,0xff,0xbf,0x77,0xef,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x67,0x9f,0xdf,0xff,0x7f,0xfb,0xff,0xbb,0x36,
 };
-static const uint8_t contract_kinds_72[] = { /* DeleteStmt.usingClause (schema/pg15/deparse.txt:158:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_69[] = { /* DeleteStmt.usingClause (schema/pg15/deparse.txt:152:25): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_74[] = { /* DeleteStmt.returningList (schema/pg15/deparse.txt:162:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_71[] = { /* DeleteStmt.returningList (schema/pg15/deparse.txt:156:27): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdd,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x77,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
 };
-static const uint8_t contract_kinds_78[] = { /* UpdateStmt.targetList (schema/pg15/deparse.txt:170:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_75[] = { /* UpdateStmt.targetList (schema/pg15/deparse.txt:164:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x00,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_80[] = { /* UpdateStmt.fromClause (schema/pg15/deparse.txt:174:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_77[] = { /* UpdateStmt.fromClause (schema/pg15/deparse.txt:168:24): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_82[] = { /* UpdateStmt.returningList (schema/pg15/deparse.txt:178:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_79[] = { /* UpdateStmt.returningList (schema/pg15/deparse.txt:172:27): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdd,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x67,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
 };
-static const uint8_t contract_kinds_85[] = { /* MergeStmt.sourceRelation (schema/pg15/deparse.txt:184:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_82[] = { /* MergeStmt.sourceRelation (schema/pg15/deparse.txt:178:27): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_87[] = { /* MergeStmt.joinCondition (schema/pg15/deparse.txt:188:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_84[] = { /* MergeStmt.joinCondition (schema/pg15/deparse.txt:182:26): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_90[] = { /* MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:194:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_87[] = { /* MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:188:30): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xb3,0xfd,0xff,0xf7,0xef,0xfd,0xce,0xfe,0xfb,0x7d,0xff,0xf9,0xff,0xff,0xfb,0xc2,0xff,0xca,0xeb,0xff,0xff,0xdd,0xfe,0xf3,0x7f,0x79,
 };
-static const uint8_t contract_kinds_91[] = { /* SelectStmt.distinctClause (schema/pg15/deparse.txt:196:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_88[] = { /* SelectStmt.distinctClause (schema/pg15/deparse.txt:190:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_93[] = { /* SelectStmt.targetList (schema/pg15/deparse.txt:200:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_90[] = { /* SelectStmt.targetList (schema/pg15/deparse.txt:194:24): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdd,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbe,0xff,0xff,0xff,0xff,0xff,0xfd,0x67,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
 };
-static const uint8_t contract_kinds_95[] = { /* SelectStmt.fromClause (schema/pg15/deparse.txt:204:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_92[] = { /* SelectStmt.fromClause (schema/pg15/deparse.txt:198:24): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_96[] = { /* SelectStmt.whereClause (schema/pg15/deparse.txt:206:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_93[] = { /* SelectStmt.whereClause (schema/pg15/deparse.txt:200:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_98[] = { /* SelectStmt.groupClause (schema/pg15/deparse.txt:210:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_95[] = { /* SelectStmt.groupClause (schema/pg15/deparse.txt:204:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_99[] = { /* SelectStmt.havingClause (schema/pg15/deparse.txt:212:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_96[] = { /* SelectStmt.havingClause (schema/pg15/deparse.txt:206:26): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_101[] = { /* SelectStmt.windowClause (schema/pg15/deparse.txt:216:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_98[] = { /* SelectStmt.windowClause (schema/pg15/deparse.txt:210:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x88,0x00,0x02,0x98,0x00,0x00,0x11,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_103[] = { /* SelectStmt.valuesLists (schema/pg15/deparse.txt:220:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_100[] = { /* SelectStmt.valuesLists (schema/pg15/deparse.txt:214:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-static const uint8_t contract_kinds_105[] = { /* SelectStmt.sortClause (schema/pg15/deparse.txt:224:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_102[] = { /* SelectStmt.sortClause (schema/pg15/deparse.txt:218:24): the kinds allowed, by tag */
 	0xfa,0xf7,0xfd,0x67,0x91,0x7d,0xff,0xb3,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5d,0x8c,0xef,0xf7,0x5d,0xfa,0xfd,0xbf,0x36,
 };
-static const uint8_t contract_kinds_106[] = { /* SelectStmt.limitOffset (schema/pg15/deparse.txt:226:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_103[] = { /* SelectStmt.limitOffset (schema/pg15/deparse.txt:220:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_108[] = { /* SelectStmt.lockingClause (schema/pg15/deparse.txt:230:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_105[] = { /* SelectStmt.lockingClause (schema/pg15/deparse.txt:224:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfb,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_110[] = { /* ReturnStmt.returnval (schema/pg15/deparse.txt:234:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_107[] = { /* ReturnStmt.returnval (schema/pg15/deparse.txt:228:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_114[] = { /* AlterTableStmt.cmds (schema/pg15/deparse.txt:242:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_111[] = { /* AlterTableStmt.cmds (schema/pg15/deparse.txt:236:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x50,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_115[] = { /* AlterTableCmd.def (schema/pg15/deparse.txt:244:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_112[] = { /* AlterTableCmd.def (schema/pg15/deparse.txt:238:19): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0xf4,0x05,0xfa,0xe0,0x79,0x7a,
 };
-static const uint8_t contract_kinds_120[] = { /* AlterDomainStmt.typeName (schema/pg15/deparse.txt:254:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_116[] = { /* AlterDomainStmt.typeName (schema/pg15/deparse.txt:246:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_121[] = { /* AlterDomainStmt.def (schema/pg15/deparse.txt:256:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_117[] = { /* AlterDomainStmt.def (schema/pg15/deparse.txt:248:21): the kinds allowed, by tag */
 	0xfa,0xf7,0xff,0xef,0xff,0x7b,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0xf4,0x25,0xfe,0xe0,0x38,0x70,
 };
-static const uint8_t contract_kinds_123[] = { /* GrantStmt.objects (schema/pg15/deparse.txt:260:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_119[] = { /* GrantStmt.objects (schema/pg15/deparse.txt:252:19): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0xf8,0x3a,
 };
-static const uint8_t contract_kinds_124[] = { /* GrantStmt.objects (schema/pg15/deparse.txt:262:19): the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7d,
-};
-static const uint8_t contract_kinds_126[] = { /* GrantStmt.privileges (schema/pg15/deparse.txt:266:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_121[] = { /* GrantStmt.privileges (schema/pg15/deparse.txt:256:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x15,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_129[] = { /* GrantStmt.grantees (schema/pg15/deparse.txt:272:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_124[] = { /* GrantStmt.grantees (schema/pg15/deparse.txt:262:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-static const uint8_t contract_kinds_132[] = { /* GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:278:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_127[] = { /* GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:268:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x15,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_135[] = { /* GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:284:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_130[] = { /* GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:274:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-static const uint8_t contract_kinds_138[] = { /* AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:290:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_132[] = { /* AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:278:36): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_142[] = { /* ClusterStmt.params (schema/pg15/deparse.txt:298:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_135[] = { /* ClusterStmt.params (schema/pg15/deparse.txt:284:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_143[] = { /* CopyStmt.query (schema/pg15/deparse.txt:300:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_136[] = { /* CopyStmt.query (schema/pg15/deparse.txt:286:16): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x17,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_146[] = { /* CopyStmt.attlist (schema/pg15/deparse.txt:306:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_139[] = { /* CopyStmt.attlist (schema/pg15/deparse.txt:292:18): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_148[] = { /* CopyStmt.options (schema/pg15/deparse.txt:310:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_141[] = { /* CopyStmt.options (schema/pg15/deparse.txt:296:18): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_149[] = { /* CopyStmt.options (schema/pg15/deparse.txt:312:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_142[] = { /* CopyStmt.options (schema/pg15/deparse.txt:298:18): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_150[] = { /* CopyStmt.whereClause (schema/pg15/deparse.txt:314:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_143[] = { /* CopyStmt.whereClause (schema/pg15/deparse.txt:300:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_153[] = { /* CreateStmt.tableElts (schema/pg15/deparse.txt:320:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_146[] = { /* CreateStmt.tableElts (schema/pg15/deparse.txt:306:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0xf4,0x45,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_154[] = { /* CreateStmt.tableElts (schema/pg15/deparse.txt:322:23): the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0xff,0xff,0xff,0x7f,
-};
-static const uint8_t contract_kinds_156[] = { /* CreateStmt.inhRelations (schema/pg15/deparse.txt:326:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_148[] = { /* CreateStmt.inhRelations (schema/pg15/deparse.txt:310:26): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_158[] = { /* CreateStmt.options (schema/pg15/deparse.txt:330:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_150[] = { /* CreateStmt.options (schema/pg15/deparse.txt:314:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_159[] = { /* CreateStmt.options (schema/pg15/deparse.txt:332:20): the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0x7f,
-};
-static const uint8_t contract_kinds_162[] = { /* DefineStmt.defnames (schema/pg15/deparse.txt:338:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_153[] = { /* DefineStmt.defnames (schema/pg15/deparse.txt:320:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_164[] = { /* DefineStmt.args (schema/pg15/deparse.txt:342:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_155[] = { /* DefineStmt.args (schema/pg15/deparse.txt:324:17): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x78,0x38,
 };
-static const uint8_t contract_kinds_166[] = { /* DefineStmt.definition (schema/pg15/deparse.txt:346:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_157[] = { /* DefineStmt.definition (schema/pg15/deparse.txt:328:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_169[] = { /* DropStmt.objects (schema/pg15/deparse.txt:352:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_160[] = { /* DropStmt.objects (schema/pg15/deparse.txt:334:18): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x0d,0xfa,0xe0,0x38,0x3a,
 };
-static const uint8_t contract_kinds_172[] = { /* TruncateStmt.relations (schema/pg15/deparse.txt:358:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_163[] = { /* TruncateStmt.relations (schema/pg15/deparse.txt:340:24): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_174[] = { /* CommentStmt.object (schema/pg15/deparse.txt:362:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_165[] = { /* CommentStmt.object (schema/pg15/deparse.txt:344:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x0d,0xfa,0xe0,0xf8,0x3a,
 };
-static const uint8_t contract_kinds_180[] = { /* IndexStmt.indexParams (schema/pg15/deparse.txt:374:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_171[] = { /* IndexStmt.indexParams (schema/pg15/deparse.txt:356:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x83,0xf9,0x3f,0x10,0x09,0x01,0x00,0x00,0x00,0x08,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf9,0x85,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_182[] = { /* IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:378:34): the kinds allowed, by tag */
+static const uint8_t contract_kinds_173[] = { /* IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:360:34): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x83,0xf9,0x3f,0x10,0x09,0x01,0x00,0x00,0x00,0x08,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf9,0x85,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_184[] = { /* IndexStmt.options (schema/pg15/deparse.txt:382:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_175[] = { /* IndexStmt.options (schema/pg15/deparse.txt:364:19): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_185[] = { /* IndexStmt.whereClause (schema/pg15/deparse.txt:384:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_176[] = { /* IndexStmt.whereClause (schema/pg15/deparse.txt:366:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_188[] = { /* CreateFunctionStmt.funcname (schema/pg15/deparse.txt:390:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_179[] = { /* CreateFunctionStmt.funcname (schema/pg15/deparse.txt:372:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_190[] = { /* CreateFunctionStmt.parameters (schema/pg15/deparse.txt:394:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_181[] = { /* CreateFunctionStmt.parameters (schema/pg15/deparse.txt:376:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x85,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_192[] = { /* CreateFunctionStmt.options (schema/pg15/deparse.txt:398:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_183[] = { /* CreateFunctionStmt.options (schema/pg15/deparse.txt:380:28): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_193[] = { /* CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:400:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_184[] = { /* CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:382:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x18,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-static const uint8_t contract_kinds_197[] = { /* AlterFunctionStmt.actions (schema/pg15/deparse.txt:408:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_188[] = { /* AlterFunctionStmt.actions (schema/pg15/deparse.txt:390:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_200[] = { /* DoStmt.args (schema/pg15/deparse.txt:414:13): the kinds allowed, by tag */
+static const uint8_t contract_kinds_191[] = { /* DoStmt.args (schema/pg15/deparse.txt:396:13): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_201[] = { /* RenameStmt.object (schema/pg15/deparse.txt:416:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_192[] = { /* RenameStmt.object (schema/pg15/deparse.txt:398:19): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0x38,0x3a,
 };
-static const uint8_t contract_kinds_205[] = { /* RuleStmt.whereClause (schema/pg15/deparse.txt:424:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_196[] = { /* RuleStmt.whereClause (schema/pg15/deparse.txt:406:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_207[] = { /* RuleStmt.actions (schema/pg15/deparse.txt:428:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_198[] = { /* RuleStmt.actions (schema/pg15/deparse.txt:410:18): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x15,0x01,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_211[] = { /* TransactionStmt.options (schema/pg15/deparse.txt:436:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_202[] = { /* TransactionStmt.options (schema/pg15/deparse.txt:418:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_214[] = { /* ViewStmt.aliases (schema/pg15/deparse.txt:442:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_205[] = { /* ViewStmt.aliases (schema/pg15/deparse.txt:424:18): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_216[] = { /* ViewStmt.query (schema/pg15/deparse.txt:446:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_207[] = { /* ViewStmt.query (schema/pg15/deparse.txt:428:16): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_218[] = { /* ViewStmt.options (schema/pg15/deparse.txt:450:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_209[] = { /* ViewStmt.options (schema/pg15/deparse.txt:432:18): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_222[] = { /* CreateDomainStmt.domainname (schema/pg15/deparse.txt:458:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_213[] = { /* CreateDomainStmt.domainname (schema/pg15/deparse.txt:440:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_225[] = { /* CreateDomainStmt.constraints (schema/pg15/deparse.txt:464:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_216[] = { /* CreateDomainStmt.constraints (schema/pg15/deparse.txt:446:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x25,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_228[] = { /* CreatedbStmt.options (schema/pg15/deparse.txt:470:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_219[] = { /* CreatedbStmt.options (schema/pg15/deparse.txt:452:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_231[] = { /* DropdbStmt.options (schema/pg15/deparse.txt:476:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_222[] = { /* DropdbStmt.options (schema/pg15/deparse.txt:458:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_233[] = { /* VacuumStmt.options (schema/pg15/deparse.txt:480:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_224[] = { /* VacuumStmt.options (schema/pg15/deparse.txt:462:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_235[] = { /* VacuumStmt.rels (schema/pg15/deparse.txt:484:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_226[] = { /* VacuumStmt.rels (schema/pg15/deparse.txt:466:17): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x3a,0x30,
 };
-static const uint8_t contract_kinds_237[] = { /* ExplainStmt.query (schema/pg15/deparse.txt:488:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_228[] = { /* ExplainStmt.query (schema/pg15/deparse.txt:470:19): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x17,0x01,0x00,0x00,0x40,0x00,0x00,0x00,0x05,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_239[] = { /* ExplainStmt.options (schema/pg15/deparse.txt:492:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_230[] = { /* ExplainStmt.options (schema/pg15/deparse.txt:474:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_241[] = { /* CreateTableAsStmt.query (schema/pg15/deparse.txt:496:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_232[] = { /* CreateTableAsStmt.query (schema/pg15/deparse.txt:478:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_245[] = { /* CreateSeqStmt.options (schema/pg15/deparse.txt:504:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_236[] = { /* CreateSeqStmt.options (schema/pg15/deparse.txt:486:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_249[] = { /* AlterSeqStmt.options (schema/pg15/deparse.txt:512:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_240[] = { /* AlterSeqStmt.options (schema/pg15/deparse.txt:494:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_251[] = { /* VariableSetStmt.args (schema/pg15/deparse.txt:516:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_242[] = { /* VariableSetStmt.args (schema/pg15/deparse.txt:498:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x70,
 };
-static const uint8_t contract_kinds_252[] = { /* VariableSetStmt.args (schema/pg15/deparse.txt:518:22): the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
-};
-static const uint8_t contract_kinds_258[] = { /* CreateTrigStmt.funcname (schema/pg15/deparse.txt:530:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_248[] = { /* CreateTrigStmt.funcname (schema/pg15/deparse.txt:510:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_260[] = { /* CreateTrigStmt.args (schema/pg15/deparse.txt:534:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_250[] = { /* CreateTrigStmt.args (schema/pg15/deparse.txt:514:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_262[] = { /* CreateTrigStmt.columns (schema/pg15/deparse.txt:538:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_252[] = { /* CreateTrigStmt.columns (schema/pg15/deparse.txt:518:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_263[] = { /* CreateTrigStmt.whenClause (schema/pg15/deparse.txt:540:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_253[] = { /* CreateTrigStmt.whenClause (schema/pg15/deparse.txt:520:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_265[] = { /* CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:544:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_255[] = { /* CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:524:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe8,0x38,0x30,
 };
-static const uint8_t contract_kinds_269[] = { /* CreatePLangStmt.plhandler (schema/pg15/deparse.txt:552:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_259[] = { /* CreatePLangStmt.plhandler (schema/pg15/deparse.txt:532:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_271[] = { /* CreatePLangStmt.plinline (schema/pg15/deparse.txt:556:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_261[] = { /* CreatePLangStmt.plinline (schema/pg15/deparse.txt:536:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_273[] = { /* CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:560:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_263[] = { /* CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:540:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_276[] = { /* CreateRoleStmt.options (schema/pg15/deparse.txt:566:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_266[] = { /* CreateRoleStmt.options (schema/pg15/deparse.txt:546:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_279[] = { /* AlterRoleStmt.options (schema/pg15/deparse.txt:572:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_269[] = { /* AlterRoleStmt.options (schema/pg15/deparse.txt:552:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_282[] = { /* DropRoleStmt.roles (schema/pg15/deparse.txt:578:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_272[] = { /* DropRoleStmt.roles (schema/pg15/deparse.txt:558:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-static const uint8_t contract_kinds_285[] = { /* LockStmt.relations (schema/pg15/deparse.txt:584:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_275[] = { /* LockStmt.relations (schema/pg15/deparse.txt:564:20): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_287[] = { /* ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:588:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_277[] = { /* ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:568:32): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_289[] = { /* ReindexStmt.params (schema/pg15/deparse.txt:592:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_279[] = { /* ReindexStmt.params (schema/pg15/deparse.txt:572:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_291[] = { /* CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:596:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_281[] = { /* CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:576:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x83,0x20,0x80,0x80,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_294[] = { /* AlterDatabaseStmt.options (schema/pg15/deparse.txt:602:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_284[] = { /* AlterDatabaseStmt.options (schema/pg15/deparse.txt:582:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_300[] = { /* CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:614:38): the kinds allowed, by tag */
+static const uint8_t contract_kinds_290[] = { /* CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:594:38): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_305[] = { /* CreateConversionStmt.func_name (schema/pg15/deparse.txt:624:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_295[] = { /* CreateConversionStmt.func_name (schema/pg15/deparse.txt:604:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_310[] = { /* CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:634:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_300[] = { /* CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:614:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_312[] = { /* CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:638:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_302[] = { /* CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:618:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_317[] = { /* CreateOpClassStmt.items (schema/pg15/deparse.txt:648:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_307[] = { /* CreateOpClassStmt.items (schema/pg15/deparse.txt:628:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x25,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_320[] = { /* CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:654:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_310[] = { /* CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:634:33): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_324[] = { /* AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:662:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_314[] = { /* AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:642:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_328[] = { /* AlterOpFamilyStmt.items (schema/pg15/deparse.txt:670:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_318[] = { /* AlterOpFamilyStmt.items (schema/pg15/deparse.txt:650:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x25,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_331[] = { /* PrepareStmt.argtypes (schema/pg15/deparse.txt:676:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_321[] = { /* PrepareStmt.argtypes (schema/pg15/deparse.txt:656:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_333[] = { /* PrepareStmt.query (schema/pg15/deparse.txt:680:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_323[] = { /* PrepareStmt.query (schema/pg15/deparse.txt:660:19): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x17,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_336[] = { /* ExecuteStmt.params (schema/pg15/deparse.txt:686:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_326[] = { /* ExecuteStmt.params (schema/pg15/deparse.txt:666:20): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_339[] = { /* DeclareCursorStmt.query (schema/pg15/deparse.txt:692:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_329[] = { /* DeclareCursorStmt.query (schema/pg15/deparse.txt:672:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_342[] = { /* CreateTableSpaceStmt.options (schema/pg15/deparse.txt:698:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_332[] = { /* CreateTableSpaceStmt.options (schema/pg15/deparse.txt:678:30): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xc6,0x9a,0x33,0x28,0x9e,0xe8,0x80,0x7e,0x7b,0xc2,0xbd,0x4a,0x88,0xc5,0xfd,0x0d,0xfa,0xf1,0x3b,0x30,
 };
-static const uint8_t contract_kinds_344[] = { /* AlterObjectDependsStmt.object (schema/pg15/deparse.txt:702:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_334[] = { /* AlterObjectDependsStmt.object (schema/pg15/deparse.txt:682:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0x38,0x38,
 };
-static const uint8_t contract_kinds_346[] = { /* AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:706:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_336[] = { /* AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:686:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0x38,0x3a,
 };
-static const uint8_t contract_kinds_349[] = { /* AlterOwnerStmt.object (schema/pg15/deparse.txt:712:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_339[] = { /* AlterOwnerStmt.object (schema/pg15/deparse.txt:692:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0xf8,0x3a,
 };
-static const uint8_t contract_kinds_354[] = { /* AlterOperatorStmt.options (schema/pg15/deparse.txt:722:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_344[] = { /* AlterOperatorStmt.options (schema/pg15/deparse.txt:702:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_357[] = { /* AlterTypeStmt.typeName (schema/pg15/deparse.txt:728:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_347[] = { /* AlterTypeStmt.typeName (schema/pg15/deparse.txt:708:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_360[] = { /* AlterTypeStmt.options (schema/pg15/deparse.txt:734:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_350[] = { /* AlterTypeStmt.options (schema/pg15/deparse.txt:714:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_363[] = { /* DropOwnedStmt.roles (schema/pg15/deparse.txt:740:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_353[] = { /* DropOwnedStmt.roles (schema/pg15/deparse.txt:720:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-static const uint8_t contract_kinds_366[] = { /* ReassignOwnedStmt.roles (schema/pg15/deparse.txt:746:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_356[] = { /* ReassignOwnedStmt.roles (schema/pg15/deparse.txt:726:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-static const uint8_t contract_kinds_370[] = { /* CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:754:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_360[] = { /* CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:734:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0xa1,0x7d,0x3f,0x10,0x21,0x44,0x0a,0xfc,0x42,0x05,0x91,0x71,0x34,0x04,0xc8,0x00,0x40,0x02,0x21,0x84,0xf2,0xd5,0xfe,0xe0,0x3f,0x70,
 };
-static const uint8_t contract_kinds_373[] = { /* CreateEnumStmt.typeName (schema/pg15/deparse.txt:760:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_363[] = { /* CreateEnumStmt.typeName (schema/pg15/deparse.txt:740:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_375[] = { /* CreateEnumStmt.vals (schema/pg15/deparse.txt:764:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_365[] = { /* CreateEnumStmt.vals (schema/pg15/deparse.txt:744:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_378[] = { /* CreateRangeStmt.typeName (schema/pg15/deparse.txt:770:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_368[] = { /* CreateRangeStmt.typeName (schema/pg15/deparse.txt:750:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_381[] = { /* CreateRangeStmt.params (schema/pg15/deparse.txt:776:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_371[] = { /* CreateRangeStmt.params (schema/pg15/deparse.txt:756:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_384[] = { /* AlterEnumStmt.typeName (schema/pg15/deparse.txt:782:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_374[] = { /* AlterEnumStmt.typeName (schema/pg15/deparse.txt:762:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_388[] = { /* AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:790:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_378[] = { /* AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:770:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_391[] = { /* AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:796:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_381[] = { /* AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:776:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_394[] = { /* AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:802:34): the kinds allowed, by tag */
+static const uint8_t contract_kinds_384[] = { /* AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:782:34): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_396[] = { /* AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:806:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_386[] = { /* AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:786:36): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_398[] = { /* AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:810:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_388[] = { /* AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:790:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-static const uint8_t contract_kinds_401[] = { /* CreateFdwStmt.func_options (schema/pg15/deparse.txt:816:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_391[] = { /* CreateFdwStmt.func_options (schema/pg15/deparse.txt:796:28): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_403[] = { /* CreateFdwStmt.options (schema/pg15/deparse.txt:820:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_393[] = { /* CreateFdwStmt.options (schema/pg15/deparse.txt:800:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_406[] = { /* AlterFdwStmt.func_options (schema/pg15/deparse.txt:826:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_396[] = { /* AlterFdwStmt.func_options (schema/pg15/deparse.txt:806:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_408[] = { /* AlterFdwStmt.options (schema/pg15/deparse.txt:830:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_398[] = { /* AlterFdwStmt.options (schema/pg15/deparse.txt:810:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_412[] = { /* CreateForeignServerStmt.options (schema/pg15/deparse.txt:838:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_402[] = { /* CreateForeignServerStmt.options (schema/pg15/deparse.txt:818:33): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_415[] = { /* AlterForeignServerStmt.options (schema/pg15/deparse.txt:844:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_405[] = { /* AlterForeignServerStmt.options (schema/pg15/deparse.txt:824:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_419[] = { /* CreateUserMappingStmt.options (schema/pg15/deparse.txt:852:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_409[] = { /* CreateUserMappingStmt.options (schema/pg15/deparse.txt:832:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_424[] = { /* AlterUserMappingStmt.options (schema/pg15/deparse.txt:862:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_414[] = { /* AlterUserMappingStmt.options (schema/pg15/deparse.txt:842:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_430[] = { /* AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:874:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_420[] = { /* AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:854:36): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_433[] = { /* AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:880:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_423[] = { /* AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:860:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-static const uint8_t contract_kinds_436[] = { /* SecLabelStmt.object (schema/pg15/deparse.txt:886:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_426[] = { /* SecLabelStmt.object (schema/pg15/deparse.txt:866:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x0d,0xfa,0xe0,0xf8,0x3a,
 };
-static const uint8_t contract_kinds_440[] = { /* CreateForeignTableStmt.options (schema/pg15/deparse.txt:894:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_430[] = { /* CreateForeignTableStmt.options (schema/pg15/deparse.txt:874:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_445[] = { /* ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:904:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_435[] = { /* ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:884:36): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_447[] = { /* ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:908:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_437[] = { /* ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:888:33): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_450[] = { /* CreateExtensionStmt.options (schema/pg15/deparse.txt:914:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_440[] = { /* CreateExtensionStmt.options (schema/pg15/deparse.txt:894:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_453[] = { /* AlterExtensionStmt.options (schema/pg15/deparse.txt:920:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_443[] = { /* AlterExtensionStmt.options (schema/pg15/deparse.txt:900:28): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_456[] = { /* AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:926:35): the kinds allowed, by tag */
+static const uint8_t contract_kinds_446[] = { /* AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:906:35): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x0d,0xfa,0xe0,0x38,0x3a,
 };
-static const uint8_t contract_kinds_460[] = { /* CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:934:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_450[] = { /* CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:914:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_463[] = { /* CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:940:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_453[] = { /* CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:920:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_474[] = { /* CreatePolicyStmt.roles (schema/pg15/deparse.txt:962:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_464[] = { /* CreatePolicyStmt.roles (schema/pg15/deparse.txt:942:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-static const uint8_t contract_kinds_475[] = { /* CreatePolicyStmt.qual (schema/pg15/deparse.txt:964:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_465[] = { /* CreatePolicyStmt.qual (schema/pg15/deparse.txt:944:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_476[] = { /* CreatePolicyStmt.with_check (schema/pg15/deparse.txt:966:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_466[] = { /* CreatePolicyStmt.with_check (schema/pg15/deparse.txt:946:29): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_480[] = { /* AlterPolicyStmt.roles (schema/pg15/deparse.txt:974:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_470[] = { /* AlterPolicyStmt.roles (schema/pg15/deparse.txt:954:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-static const uint8_t contract_kinds_481[] = { /* AlterPolicyStmt.qual (schema/pg15/deparse.txt:976:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_471[] = { /* AlterPolicyStmt.qual (schema/pg15/deparse.txt:956:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_482[] = { /* AlterPolicyStmt.with_check (schema/pg15/deparse.txt:978:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_472[] = { /* AlterPolicyStmt.with_check (schema/pg15/deparse.txt:958:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_488[] = { /* CreateAmStmt.handler_name (schema/pg15/deparse.txt:990:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_478[] = { /* CreateAmStmt.handler_name (schema/pg15/deparse.txt:970:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_492[] = { /* CreatePublicationStmt.options (schema/pg15/deparse.txt:998:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_482[] = { /* CreatePublicationStmt.options (schema/pg15/deparse.txt:978:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_494[] = { /* CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:1002:34): the kinds allowed, by tag */
+static const uint8_t contract_kinds_484[] = { /* CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:982:34): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x3c,0x30,
 };
-static const uint8_t contract_kinds_497[] = { /* AlterPublicationStmt.options (schema/pg15/deparse.txt:1008:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_487[] = { /* AlterPublicationStmt.options (schema/pg15/deparse.txt:988:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_499[] = { /* AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:1012:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_489[] = { /* AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:992:33): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x3c,0x30,
 };
-static const uint8_t contract_kinds_503[] = { /* CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:1020:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_493[] = { /* CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:1000:36): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_505[] = { /* CreateSubscriptionStmt.options (schema/pg15/deparse.txt:1024:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_495[] = { /* CreateSubscriptionStmt.options (schema/pg15/deparse.txt:1004:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_508[] = { /* AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:1030:35): the kinds allowed, by tag */
+static const uint8_t contract_kinds_498[] = { /* AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:1010:35): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_510[] = { /* AlterSubscriptionStmt.options (schema/pg15/deparse.txt:1034:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_500[] = { /* AlterSubscriptionStmt.options (schema/pg15/deparse.txt:1014:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_514[] = { /* CreateStatsStmt.defnames (schema/pg15/deparse.txt:1042:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_504[] = { /* CreateStatsStmt.defnames (schema/pg15/deparse.txt:1022:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_516[] = { /* CreateStatsStmt.stat_types (schema/pg15/deparse.txt:1046:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_506[] = { /* CreateStatsStmt.stat_types (schema/pg15/deparse.txt:1026:28): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_519[] = { /* CreateStatsStmt.exprs (schema/pg15/deparse.txt:1052:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_509[] = { /* CreateStatsStmt.exprs (schema/pg15/deparse.txt:1032:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x83,0xf9,0x3f,0x10,0x09,0x01,0x00,0x00,0x00,0x08,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xfa,0x85,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_522[] = { /* CreateStatsStmt.relations (schema/pg15/deparse.txt:1058:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_512[] = { /* CreateStatsStmt.relations (schema/pg15/deparse.txt:1038:27): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_525[] = { /* AlterCollationStmt.collname (schema/pg15/deparse.txt:1064:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_515[] = { /* AlterCollationStmt.collname (schema/pg15/deparse.txt:1044:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_529[] = { /* AlterStatsStmt.defnames (schema/pg15/deparse.txt:1072:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_519[] = { /* AlterStatsStmt.defnames (schema/pg15/deparse.txt:1052:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_532[] = { /* A_Expr.name (schema/pg15/deparse.txt:1078:13): the kinds allowed, by tag */
+static const uint8_t contract_kinds_522[] = { /* A_Expr.name (schema/pg15/deparse.txt:1058:13): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_533[] = { /* A_Expr.lexpr (schema/pg15/deparse.txt:1080:14): the kinds allowed, by tag */
+static const uint8_t contract_kinds_523[] = { /* A_Expr.lexpr (schema/pg15/deparse.txt:1060:14): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_535[] = { /* A_Expr.rexpr (schema/pg15/deparse.txt:1084:14): the kinds allowed, by tag */
+static const uint8_t contract_kinds_525[] = { /* A_Expr.rexpr (schema/pg15/deparse.txt:1064:14): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xbf,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_538[] = { /* ColumnRef.fields (schema/pg15/deparse.txt:1090:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_528[] = { /* ColumnRef.fields (schema/pg15/deparse.txt:1070:18): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_541[] = { /* FuncCall.funcname (schema/pg15/deparse.txt:1096:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_531[] = { /* FuncCall.funcname (schema/pg15/deparse.txt:1076:19): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_543[] = { /* FuncCall.args (schema/pg15/deparse.txt:1100:15): the kinds allowed, by tag */
+static const uint8_t contract_kinds_533[] = { /* FuncCall.args (schema/pg15/deparse.txt:1080:15): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_545[] = { /* FuncCall.agg_order (schema/pg15/deparse.txt:1104:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_535[] = { /* FuncCall.agg_order (schema/pg15/deparse.txt:1084:20): the kinds allowed, by tag */
 	0xfa,0xf7,0xfd,0x67,0x91,0x7d,0xff,0xb3,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5d,0x8c,0xef,0xf7,0x5d,0xfa,0xfd,0xbf,0x36,
 };
-static const uint8_t contract_kinds_546[] = { /* FuncCall.agg_filter (schema/pg15/deparse.txt:1106:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_536[] = { /* FuncCall.agg_filter (schema/pg15/deparse.txt:1086:21): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_547[] = { /* A_Indices.lidx (schema/pg15/deparse.txt:1108:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_537[] = { /* A_Indices.lidx (schema/pg15/deparse.txt:1088:16): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_548[] = { /* A_Indices.uidx (schema/pg15/deparse.txt:1110:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_538[] = { /* A_Indices.uidx (schema/pg15/deparse.txt:1090:16): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_550[] = { /* A_Indirection.arg (schema/pg15/deparse.txt:1114:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_540[] = { /* A_Indirection.arg (schema/pg15/deparse.txt:1094:19): the kinds allowed, by tag */
 	0x7e,0xff,0xfe,0xf7,0x81,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0xff,0xff,0xff,0xfb,0xff,0xff,0x3f,
 };
-static const uint8_t contract_kinds_551[] = { /* A_Indirection.arg (schema/pg15/deparse.txt:1116:19): the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
-};
-static const uint8_t contract_kinds_554[] = { /* A_Indirection.indirection (schema/pg15/deparse.txt:1122:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_543[] = { /* A_Indirection.indirection (schema/pg15/deparse.txt:1100:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_556[] = { /* A_ArrayExpr.elements (schema/pg15/deparse.txt:1126:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_545[] = { /* A_ArrayExpr.elements (schema/pg15/deparse.txt:1104:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_558[] = { /* ResTarget.indirection (schema/pg15/deparse.txt:1130:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_547[] = { /* ResTarget.indirection (schema/pg15/deparse.txt:1108:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_559[] = { /* ResTarget.val (schema/pg15/deparse.txt:1132:15): the kinds allowed, by tag */
+static const uint8_t contract_kinds_548[] = { /* ResTarget.val (schema/pg15/deparse.txt:1110:15): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_561[] = { /* MultiAssignRef.source (schema/pg15/deparse.txt:1136:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_550[] = { /* MultiAssignRef.source (schema/pg15/deparse.txt:1114:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_563[] = { /* TypeCast.arg (schema/pg15/deparse.txt:1140:14): the kinds allowed, by tag */
+static const uint8_t contract_kinds_552[] = { /* TypeCast.arg (schema/pg15/deparse.txt:1118:14): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_565[] = { /* CollateClause.arg (schema/pg15/deparse.txt:1144:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_554[] = { /* CollateClause.arg (schema/pg15/deparse.txt:1122:19): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_568[] = { /* CollateClause.collname (schema/pg15/deparse.txt:1150:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_557[] = { /* CollateClause.collname (schema/pg15/deparse.txt:1128:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_570[] = { /* SortBy.node (schema/pg15/deparse.txt:1154:13): the kinds allowed, by tag */
+static const uint8_t contract_kinds_559[] = { /* SortBy.node (schema/pg15/deparse.txt:1132:13): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_572[] = { /* SortBy.useOp (schema/pg15/deparse.txt:1158:15): the kinds allowed, by tag */
+static const uint8_t contract_kinds_561[] = { /* SortBy.useOp (schema/pg15/deparse.txt:1136:15): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_574[] = { /* WindowDef.partitionClause (schema/pg15/deparse.txt:1162:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_563[] = { /* WindowDef.partitionClause (schema/pg15/deparse.txt:1140:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_576[] = { /* WindowDef.orderClause (schema/pg15/deparse.txt:1166:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_565[] = { /* WindowDef.orderClause (schema/pg15/deparse.txt:1144:24): the kinds allowed, by tag */
 	0xfa,0xf7,0xfd,0x67,0x91,0x7d,0xff,0xb3,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5d,0x8c,0xef,0xf7,0x5d,0xfa,0xfd,0xbf,0x36,
 };
-static const uint8_t contract_kinds_577[] = { /* WindowDef.startOffset (schema/pg15/deparse.txt:1168:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_566[] = { /* WindowDef.startOffset (schema/pg15/deparse.txt:1146:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_578[] = { /* WindowDef.endOffset (schema/pg15/deparse.txt:1170:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_567[] = { /* WindowDef.endOffset (schema/pg15/deparse.txt:1148:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_580[] = { /* RangeSubselect.subquery (schema/pg15/deparse.txt:1174:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_569[] = { /* RangeSubselect.subquery (schema/pg15/deparse.txt:1152:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_584[] = { /* RangeFunction.functions (schema/pg15/deparse.txt:1182:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_573[] = { /* RangeFunction.functions (schema/pg15/deparse.txt:1160:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-static const uint8_t contract_kinds_586[] = { /* RangeFunction.coldeflist (schema/pg15/deparse.txt:1186:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_575[] = { /* RangeFunction.coldeflist (schema/pg15/deparse.txt:1164:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0xa1,0x7d,0x3f,0x10,0x21,0x44,0x0a,0xfc,0x42,0x05,0x91,0x71,0x34,0x04,0xc8,0x00,0x40,0x02,0x21,0x84,0xf2,0xd5,0xfe,0xe0,0x3f,0x70,
 };
-static const uint8_t contract_kinds_588[] = { /* RangeTableSample.relation (schema/pg15/deparse.txt:1190:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_577[] = { /* RangeTableSample.relation (schema/pg15/deparse.txt:1168:27): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_591[] = { /* RangeTableSample.method (schema/pg15/deparse.txt:1196:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_580[] = { /* RangeTableSample.method (schema/pg15/deparse.txt:1174:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_594[] = { /* RangeTableSample.args (schema/pg15/deparse.txt:1202:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_583[] = { /* RangeTableSample.args (schema/pg15/deparse.txt:1180:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_595[] = { /* RangeTableSample.repeatable (schema/pg15/deparse.txt:1204:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_584[] = { /* RangeTableSample.repeatable (schema/pg15/deparse.txt:1182:29): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_597[] = { /* RangeTableFunc.docexpr (schema/pg15/deparse.txt:1208:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_586[] = { /* RangeTableFunc.docexpr (schema/pg15/deparse.txt:1186:24): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0x9f,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x9f,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_599[] = { /* RangeTableFunc.rowexpr (schema/pg15/deparse.txt:1212:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_588[] = { /* RangeTableFunc.rowexpr (schema/pg15/deparse.txt:1190:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_601[] = { /* RangeTableFunc.namespaces (schema/pg15/deparse.txt:1216:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_590[] = { /* RangeTableFunc.namespaces (schema/pg15/deparse.txt:1194:27): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x6f,0x8d,0xf9,0x3f,0x18,0x11,0xe0,0xb1,0x01,0x14,0x80,0xb7,0xff,0xff,0x99,0x28,0x79,0x98,0x31,0x08,0x18,0xf0,0x05,0xfa,0xe0,0xb8,0x36,
 };
-static const uint8_t contract_kinds_604[] = { /* RangeTableFunc.columns (schema/pg15/deparse.txt:1222:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_593[] = { /* RangeTableFunc.columns (schema/pg15/deparse.txt:1200:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_606[] = { /* RangeTableFuncCol.colexpr (schema/pg15/deparse.txt:1226:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_595[] = { /* RangeTableFuncCol.colexpr (schema/pg15/deparse.txt:1204:27): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0x9f,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_607[] = { /* RangeTableFuncCol.coldefexpr (schema/pg15/deparse.txt:1228:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_596[] = { /* RangeTableFuncCol.coldefexpr (schema/pg15/deparse.txt:1206:30): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0x9f,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_610[] = { /* TypeName.names (schema/pg15/deparse.txt:1234:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_599[] = { /* TypeName.names (schema/pg15/deparse.txt:1212:16): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_612[] = { /* TypeName.typmods (schema/pg15/deparse.txt:1238:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_601[] = { /* TypeName.typmods (schema/pg15/deparse.txt:1216:18): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x70,
 };
-static const uint8_t contract_kinds_614[] = { /* TypeName.arrayBounds (schema/pg15/deparse.txt:1242:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_603[] = { /* TypeName.arrayBounds (schema/pg15/deparse.txt:1220:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x78,0x30,
 };
-static const uint8_t contract_kinds_615[] = { /* ColumnDef.raw_default (schema/pg15/deparse.txt:1244:23): the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
-};
-static const uint8_t contract_kinds_617[] = { /* ColumnDef.constraints (schema/pg15/deparse.txt:1248:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_605[] = { /* ColumnDef.constraints (schema/pg15/deparse.txt:1224:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x25,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_619[] = { /* ColumnDef.fdwoptions (schema/pg15/deparse.txt:1252:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_607[] = { /* ColumnDef.fdwoptions (schema/pg15/deparse.txt:1228:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_620[] = { /* IndexElem.expr (schema/pg15/deparse.txt:1254:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_608[] = { /* IndexElem.expr (schema/pg15/deparse.txt:1230:16): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_622[] = { /* IndexElem.collation (schema/pg15/deparse.txt:1258:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_610[] = { /* IndexElem.collation (schema/pg15/deparse.txt:1234:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_624[] = { /* IndexElem.opclass (schema/pg15/deparse.txt:1262:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_612[] = { /* IndexElem.opclass (schema/pg15/deparse.txt:1238:19): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_626[] = { /* IndexElem.opclassopts (schema/pg15/deparse.txt:1266:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_614[] = { /* IndexElem.opclassopts (schema/pg15/deparse.txt:1242:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_627[] = { /* StatsElem.expr (schema/pg15/deparse.txt:1268:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_615[] = { /* StatsElem.expr (schema/pg15/deparse.txt:1244:16): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_628[] = { /* Constraint.raw_expr (schema/pg15/deparse.txt:1270:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_616[] = { /* Constraint.raw_expr (schema/pg15/deparse.txt:1246:21): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_629[] = { /* Constraint.raw_expr (schema/pg15/deparse.txt:1272:21): the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x3f,
-};
-static const uint8_t contract_kinds_631[] = { /* Constraint.keys (schema/pg15/deparse.txt:1276:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_618[] = { /* Constraint.keys (schema/pg15/deparse.txt:1250:17): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_633[] = { /* Constraint.exclusions (schema/pg15/deparse.txt:1280:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_620[] = { /* Constraint.exclusions (schema/pg15/deparse.txt:1254:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-static const uint8_t contract_kinds_635[] = { /* Constraint.options (schema/pg15/deparse.txt:1284:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_622[] = { /* Constraint.options (schema/pg15/deparse.txt:1258:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_637[] = { /* Constraint.fk_attrs (schema/pg15/deparse.txt:1288:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_624[] = { /* Constraint.fk_attrs (schema/pg15/deparse.txt:1262:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_639[] = { /* Constraint.pk_attrs (schema/pg15/deparse.txt:1292:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_626[] = { /* Constraint.pk_attrs (schema/pg15/deparse.txt:1266:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_641[] = { /* DefElem.arg (schema/pg15/deparse.txt:1296:13): the kinds allowed, by tag */
+static const uint8_t contract_kinds_628[] = { /* DefElem.arg (schema/pg15/deparse.txt:1270:13): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0xf0,0x05,0xfa,0xe0,0xf8,0x7b,
 };
-static const uint8_t contract_kinds_642[] = { /* DefElem.arg (schema/pg15/deparse.txt:1298:13): the kinds allowed, by tag */
+static const uint8_t contract_kinds_629[] = { /* DefElem.arg (schema/pg15/deparse.txt:1272:13): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_644[] = { /* GroupingSet.content (schema/pg15/deparse.txt:1302:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_631[] = { /* GroupingSet.content (schema/pg15/deparse.txt:1276:21): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_647[] = { /* ObjectWithArgs.objname (schema/pg15/deparse.txt:1308:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_634[] = { /* ObjectWithArgs.objname (schema/pg15/deparse.txt:1282:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_648[] = { /* ObjectWithArgs.objargs (schema/pg15/deparse.txt:1310:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_635[] = { /* ObjectWithArgs.objargs (schema/pg15/deparse.txt:1284:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_650[] = { /* ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1314:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_637[] = { /* ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1288:28): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x85,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_652[] = { /* AccessPriv.cols (schema/pg15/deparse.txt:1318:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_639[] = { /* AccessPriv.cols (schema/pg15/deparse.txt:1292:17): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_654[] = { /* CreateOpClassItem.order_family (schema/pg15/deparse.txt:1322:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_641[] = { /* CreateOpClassItem.order_family (schema/pg15/deparse.txt:1296:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_656[] = { /* CreateOpClassItem.class_args (schema/pg15/deparse.txt:1326:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_643[] = { /* CreateOpClassItem.class_args (schema/pg15/deparse.txt:1300:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_659[] = { /* FunctionParameter.defexpr (schema/pg15/deparse.txt:1332:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_646[] = { /* FunctionParameter.defexpr (schema/pg15/deparse.txt:1306:27): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_660[] = { /* FunctionParameter.defexpr (schema/pg15/deparse.txt:1334:27): the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x3f,
-};
-static const uint8_t contract_kinds_662[] = { /* LockingClause.lockedRels (schema/pg15/deparse.txt:1338:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_648[] = { /* LockingClause.lockedRels (schema/pg15/deparse.txt:1310:27): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_663[] = { /* LockingClause.lockedRels (schema/pg15/deparse.txt:1340:27): the kinds allowed, by tag */
-	0xfa,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
-};
-static const uint8_t contract_kinds_665[] = { /* XmlSerialize.expr (schema/pg15/deparse.txt:1344:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_650[] = { /* XmlSerialize.expr (schema/pg15/deparse.txt:1314:19): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_669[] = { /* WithClause.ctes (schema/pg15/deparse.txt:1352:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_654[] = { /* WithClause.ctes (schema/pg15/deparse.txt:1322:17): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe1,0x38,0x30,
 };
-static const uint8_t contract_kinds_671[] = { /* InferClause.indexElems (schema/pg15/deparse.txt:1356:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_656[] = { /* InferClause.indexElems (schema/pg15/deparse.txt:1326:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x83,0xf9,0x3f,0x10,0x09,0x01,0x00,0x00,0x00,0x08,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf9,0x85,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_672[] = { /* InferClause.whereClause (schema/pg15/deparse.txt:1358:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_657[] = { /* InferClause.whereClause (schema/pg15/deparse.txt:1328:26): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_674[] = { /* OnConflictClause.targetList (schema/pg15/deparse.txt:1362:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_659[] = { /* OnConflictClause.targetList (schema/pg15/deparse.txt:1332:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x00,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_675[] = { /* OnConflictClause.whereClause (schema/pg15/deparse.txt:1364:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_660[] = { /* OnConflictClause.whereClause (schema/pg15/deparse.txt:1334:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_678[] = { /* CTESearchClause.search_col_list (schema/pg15/deparse.txt:1370:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_663[] = { /* CTESearchClause.search_col_list (schema/pg15/deparse.txt:1340:33): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_682[] = { /* CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1378:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_667[] = { /* CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1348:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_685[] = { /* CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:1384:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_670[] = { /* CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:1354:33): the kinds allowed, by tag */
 	0x7e,0xff,0xfc,0x77,0x81,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x87,0x99,0xff,0xff,0xff,0xfb,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_687[] = { /* CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:1388:35): the kinds allowed, by tag */
+static const uint8_t contract_kinds_672[] = { /* CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:1358:35): the kinds allowed, by tag */
 	0x7e,0xff,0xfc,0x77,0x81,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x87,0x99,0xff,0xff,0xff,0xfb,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_691[] = { /* CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1396:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_676[] = { /* CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1366:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_693[] = { /* CommonTableExpr.ctequery (schema/pg15/deparse.txt:1400:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_678[] = { /* CommonTableExpr.ctequery (schema/pg15/deparse.txt:1370:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x17,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_694[] = { /* MergeWhenClause.condition (schema/pg15/deparse.txt:1402:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_679[] = { /* MergeWhenClause.condition (schema/pg15/deparse.txt:1372:27): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_696[] = { /* MergeWhenClause.targetList (schema/pg15/deparse.txt:1406:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_681[] = { /* MergeWhenClause.targetList (schema/pg15/deparse.txt:1376:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x00,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_698[] = { /* MergeWhenClause.values (schema/pg15/deparse.txt:1410:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_683[] = { /* MergeWhenClause.values (schema/pg15/deparse.txt:1380:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_700[] = { /* PartitionElem.expr (schema/pg15/deparse.txt:1414:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_685[] = { /* PartitionElem.expr (schema/pg15/deparse.txt:1384:20): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_702[] = { /* PartitionElem.collation (schema/pg15/deparse.txt:1418:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_687[] = { /* PartitionElem.collation (schema/pg15/deparse.txt:1388:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_704[] = { /* PartitionElem.opclass (schema/pg15/deparse.txt:1422:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_689[] = { /* PartitionElem.opclass (schema/pg15/deparse.txt:1392:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_708[] = { /* PartitionSpec.partParams (schema/pg15/deparse.txt:1430:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_693[] = { /* PartitionSpec.partParams (schema/pg15/deparse.txt:1400:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x83,0xf9,0x3f,0x10,0x09,0x01,0x00,0x00,0x00,0x08,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x85,0xfa,0xf0,0x38,0x30,
 };
-static const uint8_t contract_kinds_710[] = { /* PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:1434:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_695[] = { /* PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:1404:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_712[] = { /* PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:1438:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_697[] = { /* PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:1408:32): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_714[] = { /* PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:1442:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_699[] = { /* PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:1412:32): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_719[] = { /* VacuumRelation.va_cols (schema/pg15/deparse.txt:1452:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_703[] = { /* VacuumRelation.va_cols (schema/pg15/deparse.txt:1420:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_721[] = { /* PublicationTable.whereClause (schema/pg15/deparse.txt:1456:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_705[] = { /* PublicationTable.whereClause (schema/pg15/deparse.txt:1424:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_723[] = { /* PublicationTable.columns (schema/pg15/deparse.txt:1460:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_707[] = { /* PublicationTable.columns (schema/pg15/deparse.txt:1428:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
 /* ---- End rule operands ---- */
@@ -938,690 +905,674 @@ static const ContractRule contract_rules[] = {
 	{ 44, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:88:17"},
 	{ 44, 5, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:90:17"},
 	{ 44, 5, false, false, 0, CONTRACT_KINDS(39), "schema/pg15/deparse.txt:92:17"},
-	{ 46, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:94:14"},
-	{ 46, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:96:20"},
-	{ 46, 3, false, false, 0, CONTRACT_KINDS(42), "schema/pg15/deparse.txt:98:20"},
-	{ 46, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:100:14"},
-	{ 46, 5, false, false, 0, CONTRACT_KINDS(44), "schema/pg15/deparse.txt:102:14"},
-	{ 46, 5, false, false, 0, CONTRACT_KINDS(45), "schema/pg15/deparse.txt:104:14"},
-	{ 47, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:106:14"},
-	{ 47, 1, false, false, 0, CONTRACT_KINDS(47), "schema/pg15/deparse.txt:108:14"},
-	{ 48, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:110:17"},
-	{ 48, 1, false, false, 0, CONTRACT_KINDS(49), "schema/pg15/deparse.txt:112:17"},
-	{ 52, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:114:27"},
-	{ 57, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:116:15"},
-	{ 57, 2, false, false, 0, CONTRACT_KINDS(52), "schema/pg15/deparse.txt:118:15"},
-	{ 57, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:120:15"},
-	{ 57, 3, false, false, 0, CONTRACT_KINDS(54), "schema/pg15/deparse.txt:122:15"},
-	{ 57, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:124:23"},
-	{ 57, 4, false, false, 0, CONTRACT_KINDS(56), "schema/pg15/deparse.txt:126:23"},
-	{ 57, 6, false, false, 0, CONTRACT_KINDS(57), "schema/pg15/deparse.txt:128:16"},
-	{ 60, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:130:16"},
-	{ 60, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:132:22"},
-	{ 60, 1, false, false, 0, CONTRACT_KINDS(60), "schema/pg15/deparse.txt:134:22"},
-	{ 60, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:136:20"},
-	{ 60, 3, false, false, 0, CONTRACT_KINDS(62), "schema/pg15/deparse.txt:138:20"},
-	{ 62, 0, false, false, 0, CONTRACT_KINDS(63), "schema/pg15/deparse.txt:140:14"},
-	{ 64, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:142:21"},
-	{ 64, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:144:17"},
-	{ 64, 1, false, false, 0, CONTRACT_KINDS(66), "schema/pg15/deparse.txt:146:17"},
-	{ 64, 2, false, false, 0, CONTRACT_KINDS(67), "schema/pg15/deparse.txt:148:24"},
-	{ 64, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:150:27"},
-	{ 64, 4, false, false, 0, CONTRACT_KINDS(69), "schema/pg15/deparse.txt:152:27"},
-	{ 65, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:154:21"},
-	{ 65, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:156:25"},
-	{ 65, 1, false, false, 0, CONTRACT_KINDS(72), "schema/pg15/deparse.txt:158:25"},
-	{ 65, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:160:27"},
-	{ 65, 3, false, false, 0, CONTRACT_KINDS(74), "schema/pg15/deparse.txt:162:27"},
-	{ 66, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:164:21"},
-	{ 66, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:166:24"},
-	{ 66, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:168:24"},
-	{ 66, 1, false, false, 0, CONTRACT_KINDS(78), "schema/pg15/deparse.txt:170:24"},
-	{ 66, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:172:24"},
-	{ 66, 3, false, false, 0, CONTRACT_KINDS(80), "schema/pg15/deparse.txt:174:24"},
-	{ 66, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:176:27"},
-	{ 66, 4, false, false, 0, CONTRACT_KINDS(82), "schema/pg15/deparse.txt:178:27"},
-	{ 67, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:180:20"},
-	{ 67, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:182:27"},
-	{ 67, 1, false, false, 0, CONTRACT_KINDS(85), "schema/pg15/deparse.txt:184:27"},
-	{ 67, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:186:26"},
-	{ 67, 2, false, false, 0, CONTRACT_KINDS(87), "schema/pg15/deparse.txt:188:26"},
-	{ 67, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:190:30"},
-	{ 67, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:192:30"},
-	{ 67, 3, false, false, 0, CONTRACT_KINDS(90), "schema/pg15/deparse.txt:194:30"},
-	{ 68, 0, false, false, 0, CONTRACT_KINDS(91), "schema/pg15/deparse.txt:196:28"},
-	{ 68, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:198:24"},
-	{ 68, 2, false, false, 0, CONTRACT_KINDS(93), "schema/pg15/deparse.txt:200:24"},
-	{ 68, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:202:24"},
-	{ 68, 3, false, false, 0, CONTRACT_KINDS(95), "schema/pg15/deparse.txt:204:24"},
-	{ 68, 4, false, false, 0, CONTRACT_KINDS(96), "schema/pg15/deparse.txt:206:25"},
-	{ 68, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:208:25"},
-	{ 68, 5, false, false, 0, CONTRACT_KINDS(98), "schema/pg15/deparse.txt:210:25"},
-	{ 68, 7, false, false, 0, CONTRACT_KINDS(99), "schema/pg15/deparse.txt:212:26"},
-	{ 68, 8, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:214:26"},
-	{ 68, 8, false, false, 0, CONTRACT_KINDS(101), "schema/pg15/deparse.txt:216:26"},
-	{ 68, 9, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:218:25"},
-	{ 68, 9, false, false, 0, CONTRACT_KINDS(103), "schema/pg15/deparse.txt:220:25"},
-	{ 68, 10, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:222:24"},
-	{ 68, 10, false, false, 0, CONTRACT_KINDS(105), "schema/pg15/deparse.txt:224:24"},
-	{ 68, 11, false, false, 0, CONTRACT_KINDS(106), "schema/pg15/deparse.txt:226:25"},
-	{ 68, 14, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:228:27"},
-	{ 68, 14, false, false, 0, CONTRACT_KINDS(108), "schema/pg15/deparse.txt:230:27"},
-	{ 69, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:232:22"},
-	{ 69, 0, false, false, 0, CONTRACT_KINDS(110), "schema/pg15/deparse.txt:234:22"},
-	{ 71, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:236:25"},
-	{ 71, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:238:21"},
-	{ 71, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:240:21"},
-	{ 71, 1, false, false, 0, CONTRACT_KINDS(114), "schema/pg15/deparse.txt:242:21"},
-	{ 72, 4, false, false, 0, CONTRACT_KINDS(115), "schema/pg15/deparse.txt:244:19"},
-	{ 72, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:246:19"},
-	{ 73, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:248:25"},
-	{ 73, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:250:27"},
-	{ 73, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:252:27"},
-	{ 73, 1, false, false, 0, CONTRACT_KINDS(120), "schema/pg15/deparse.txt:254:27"},
-	{ 73, 3, false, false, 0, CONTRACT_KINDS(121), "schema/pg15/deparse.txt:256:21"},
-	{ 75, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:258:19"},
-	{ 75, 3, false, false, 0, CONTRACT_KINDS(123), "schema/pg15/deparse.txt:260:19"},
-	{ 75, 3, false, false, 0, CONTRACT_KINDS(124), "schema/pg15/deparse.txt:262:19"},
-	{ 75, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:264:22"},
-	{ 75, 4, false, false, 0, CONTRACT_KINDS(126), "schema/pg15/deparse.txt:266:22"},
-	{ 75, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:268:20"},
-	{ 75, 5, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:270:20"},
-	{ 75, 5, false, false, 0, CONTRACT_KINDS(129), "schema/pg15/deparse.txt:272:20"},
-	{ 76, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:274:29"},
-	{ 76, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:276:29"},
-	{ 76, 0, false, false, 0, CONTRACT_KINDS(132), "schema/pg15/deparse.txt:278:29"},
-	{ 76, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:280:29"},
-	{ 76, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:282:29"},
-	{ 76, 1, false, false, 0, CONTRACT_KINDS(135), "schema/pg15/deparse.txt:284:29"},
-	{ 76, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:286:23"},
-	{ 77, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:288:36"},
-	{ 77, 0, false, false, 0, CONTRACT_KINDS(138), "schema/pg15/deparse.txt:290:36"},
-	{ 77, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:292:35"},
-	{ 79, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:294:22"},
-	{ 79, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:296:20"},
-	{ 79, 2, false, false, 0, CONTRACT_KINDS(142), "schema/pg15/deparse.txt:298:20"},
-	{ 80, 1, false, false, 0, CONTRACT_KINDS(143), "schema/pg15/deparse.txt:300:16"},
-	{ 80, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:302:16"},
-	{ 80, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:304:18"},
-	{ 80, 2, false, false, 0, CONTRACT_KINDS(146), "schema/pg15/deparse.txt:306:18"},
-	{ 80, 6, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:308:18"},
-	{ 80, 6, false, false, 0, CONTRACT_KINDS(148), "schema/pg15/deparse.txt:310:18"},
-	{ 80, 6, false, false, 0, CONTRACT_KINDS(149), "schema/pg15/deparse.txt:312:18"},
-	{ 80, 7, false, false, 0, CONTRACT_KINDS(150), "schema/pg15/deparse.txt:314:23"},
-	{ 81, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:316:21"},
-	{ 81, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:318:23"},
-	{ 81, 1, false, false, 0, CONTRACT_KINDS(153), "schema/pg15/deparse.txt:320:23"},
-	{ 81, 1, false, false, 0, CONTRACT_KINDS(154), "schema/pg15/deparse.txt:322:23"},
-	{ 81, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:324:26"},
-	{ 81, 2, false, false, 0, CONTRACT_KINDS(156), "schema/pg15/deparse.txt:326:26"},
-	{ 81, 7, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:328:20"},
-	{ 81, 7, false, false, 0, CONTRACT_KINDS(158), "schema/pg15/deparse.txt:330:20"},
-	{ 81, 7, false, false, 0, CONTRACT_KINDS(159), "schema/pg15/deparse.txt:332:20"},
-	{ 82, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:334:21"},
-	{ 82, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:336:21"},
-	{ 82, 2, false, false, 0, CONTRACT_KINDS(162), "schema/pg15/deparse.txt:338:21"},
-	{ 82, 3, false, false, 2, NULL, 0, "schema/pg15/deparse.txt:340:17"},
-	{ 82, 3, false, false, 0, CONTRACT_KINDS(164), "schema/pg15/deparse.txt:342:17"},
-	{ 82, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:344:23"},
-	{ 82, 4, false, false, 0, CONTRACT_KINDS(166), "schema/pg15/deparse.txt:346:23"},
-	{ 83, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:348:18"},
-	{ 83, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:350:18"},
-	{ 83, 0, false, false, 0, CONTRACT_KINDS(169), "schema/pg15/deparse.txt:352:18"},
-	{ 84, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:354:24"},
-	{ 84, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:356:24"},
-	{ 84, 0, false, false, 0, CONTRACT_KINDS(172), "schema/pg15/deparse.txt:358:24"},
-	{ 85, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:360:20"},
-	{ 85, 1, false, false, 0, CONTRACT_KINDS(174), "schema/pg15/deparse.txt:362:20"},
-	{ 86, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:364:22"},
-	{ 87, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:366:20"},
-	{ 87, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:368:25"},
-	{ 87, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:370:24"},
-	{ 87, 4, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:372:24"},
-	{ 87, 4, false, false, 0, CONTRACT_KINDS(180), "schema/pg15/deparse.txt:374:24"},
-	{ 87, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:376:34"},
-	{ 87, 5, false, false, 0, CONTRACT_KINDS(182), "schema/pg15/deparse.txt:378:34"},
-	{ 87, 6, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:380:19"},
-	{ 87, 6, false, false, 0, CONTRACT_KINDS(184), "schema/pg15/deparse.txt:382:19"},
-	{ 87, 7, false, false, 0, CONTRACT_KINDS(185), "schema/pg15/deparse.txt:384:24"},
-	{ 88, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:386:29"},
-	{ 88, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:388:29"},
-	{ 88, 2, false, false, 0, CONTRACT_KINDS(188), "schema/pg15/deparse.txt:390:29"},
-	{ 88, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:392:31"},
-	{ 88, 3, false, false, 0, CONTRACT_KINDS(190), "schema/pg15/deparse.txt:394:31"},
-	{ 88, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:396:28"},
-	{ 88, 5, false, false, 0, CONTRACT_KINDS(192), "schema/pg15/deparse.txt:398:28"},
-	{ 88, 6, false, false, 0, CONTRACT_KINDS(193), "schema/pg15/deparse.txt:400:29"},
-	{ 89, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:402:24"},
-	{ 89, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:404:27"},
-	{ 89, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:406:27"},
-	{ 89, 2, false, false, 0, CONTRACT_KINDS(197), "schema/pg15/deparse.txt:408:27"},
-	{ 90, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:410:13"},
-	{ 90, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:412:13"},
-	{ 90, 0, false, false, 0, CONTRACT_KINDS(200), "schema/pg15/deparse.txt:414:13"},
-	{ 91, 3, false, false, 0, CONTRACT_KINDS(201), "schema/pg15/deparse.txt:416:19"},
-	{ 91, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:418:20"},
-	{ 92, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:420:19"},
-	{ 92, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:422:19"},
-	{ 92, 2, false, false, 0, CONTRACT_KINDS(205), "schema/pg15/deparse.txt:424:23"},
-	{ 92, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:426:18"},
-	{ 92, 5, false, false, 0, CONTRACT_KINDS(207), "schema/pg15/deparse.txt:428:18"},
-	{ 93, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:430:26"},
-	{ 94, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:432:26"},
-	{ 96, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:434:25"},
-	{ 96, 1, false, false, 0, CONTRACT_KINDS(211), "schema/pg15/deparse.txt:436:25"},
-	{ 97, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:438:15"},
-	{ 97, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:440:18"},
-	{ 97, 1, false, false, 0, CONTRACT_KINDS(214), "schema/pg15/deparse.txt:442:18"},
-	{ 97, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:444:16"},
-	{ 97, 2, false, false, 0, CONTRACT_KINDS(216), "schema/pg15/deparse.txt:446:16"},
-	{ 97, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:448:18"},
-	{ 97, 4, false, false, 0, CONTRACT_KINDS(218), "schema/pg15/deparse.txt:450:18"},
-	{ 98, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:452:19"},
-	{ 99, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:454:29"},
-	{ 99, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:456:29"},
-	{ 99, 0, false, false, 0, CONTRACT_KINDS(222), "schema/pg15/deparse.txt:458:29"},
-	{ 99, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:460:28"},
-	{ 99, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:462:30"},
-	{ 99, 3, false, false, 0, CONTRACT_KINDS(225), "schema/pg15/deparse.txt:464:30"},
-	{ 100, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:466:21"},
-	{ 100, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:468:22"},
-	{ 100, 1, false, false, 0, CONTRACT_KINDS(228), "schema/pg15/deparse.txt:470:22"},
-	{ 101, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:472:19"},
-	{ 101, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:474:20"},
-	{ 101, 2, false, false, 0, CONTRACT_KINDS(231), "schema/pg15/deparse.txt:476:20"},
-	{ 102, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:478:20"},
-	{ 102, 0, false, false, 0, CONTRACT_KINDS(233), "schema/pg15/deparse.txt:480:20"},
-	{ 102, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:482:17"},
-	{ 102, 1, false, false, 0, CONTRACT_KINDS(235), "schema/pg15/deparse.txt:484:17"},
-	{ 103, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:486:19"},
-	{ 103, 0, false, false, 0, CONTRACT_KINDS(237), "schema/pg15/deparse.txt:488:19"},
-	{ 103, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:490:21"},
-	{ 103, 1, false, false, 0, CONTRACT_KINDS(239), "schema/pg15/deparse.txt:492:21"},
-	{ 104, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:494:25"},
-	{ 104, 0, false, false, 0, CONTRACT_KINDS(241), "schema/pg15/deparse.txt:496:25"},
-	{ 104, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:498:24"},
-	{ 105, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:500:24"},
-	{ 105, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:502:23"},
-	{ 105, 1, false, false, 0, CONTRACT_KINDS(245), "schema/pg15/deparse.txt:504:23"},
-	{ 106, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:506:23"},
-	{ 106, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:508:22"},
-	{ 106, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:510:22"},
-	{ 106, 1, false, false, 0, CONTRACT_KINDS(249), "schema/pg15/deparse.txt:512:22"},
-	{ 107, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:514:22"},
-	{ 107, 2, false, false, 0, CONTRACT_KINDS(251), "schema/pg15/deparse.txt:516:22"},
-	{ 107, 2, false, false, 0, CONTRACT_KINDS(252), "schema/pg15/deparse.txt:518:22"},
-	{ 108, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:520:23"},
-	{ 110, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:522:25"},
-	{ 110, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:524:25"},
-	{ 110, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:526:25"},
-	{ 110, 4, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:528:25"},
-	{ 110, 4, false, false, 0, CONTRACT_KINDS(258), "schema/pg15/deparse.txt:530:25"},
-	{ 110, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:532:21"},
-	{ 110, 5, false, false, 0, CONTRACT_KINDS(260), "schema/pg15/deparse.txt:534:21"},
-	{ 110, 9, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:536:24"},
-	{ 110, 9, false, false, 0, CONTRACT_KINDS(262), "schema/pg15/deparse.txt:538:24"},
-	{ 110, 10, false, false, 0, CONTRACT_KINDS(263), "schema/pg15/deparse.txt:540:28"},
-	{ 110, 11, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:542:32"},
-	{ 110, 11, false, false, 0, CONTRACT_KINDS(265), "schema/pg15/deparse.txt:544:32"},
-	{ 111, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:546:24"},
-	{ 111, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:548:27"},
-	{ 111, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:550:27"},
-	{ 111, 2, false, false, 0, CONTRACT_KINDS(269), "schema/pg15/deparse.txt:552:27"},
-	{ 111, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:554:26"},
-	{ 111, 3, false, false, 0, CONTRACT_KINDS(271), "schema/pg15/deparse.txt:556:26"},
-	{ 111, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:558:29"},
-	{ 111, 4, false, false, 0, CONTRACT_KINDS(273), "schema/pg15/deparse.txt:560:29"},
-	{ 112, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:562:21"},
-	{ 112, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:564:24"},
-	{ 112, 2, false, false, 0, CONTRACT_KINDS(276), "schema/pg15/deparse.txt:566:24"},
-	{ 113, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:568:20"},
-	{ 113, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:570:23"},
-	{ 113, 1, false, false, 0, CONTRACT_KINDS(279), "schema/pg15/deparse.txt:572:23"},
-	{ 114, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:574:20"},
-	{ 114, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:576:20"},
-	{ 114, 0, false, false, 0, CONTRACT_KINDS(282), "schema/pg15/deparse.txt:578:20"},
-	{ 115, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:580:20"},
-	{ 115, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:582:20"},
-	{ 115, 0, false, false, 0, CONTRACT_KINDS(285), "schema/pg15/deparse.txt:584:20"},
-	{ 116, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:586:32"},
-	{ 116, 0, false, false, 0, CONTRACT_KINDS(287), "schema/pg15/deparse.txt:588:32"},
-	{ 117, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:590:20"},
-	{ 117, 3, false, false, 0, CONTRACT_KINDS(289), "schema/pg15/deparse.txt:592:20"},
-	{ 119, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:594:30"},
-	{ 119, 2, false, false, 0, CONTRACT_KINDS(291), "schema/pg15/deparse.txt:596:30"},
-	{ 120, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:598:26"},
-	{ 120, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:600:27"},
-	{ 120, 1, false, false, 0, CONTRACT_KINDS(294), "schema/pg15/deparse.txt:602:27"},
-	{ 122, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:604:29"},
-	{ 122, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:606:30"},
-	{ 123, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:608:26"},
-	{ 124, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:610:38"},
-	{ 124, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:612:38"},
-	{ 124, 0, false, false, 0, CONTRACT_KINDS(300), "schema/pg15/deparse.txt:614:38"},
-	{ 124, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:616:40"},
-	{ 124, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:618:39"},
-	{ 124, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:620:32"},
-	{ 124, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:622:32"},
-	{ 124, 3, false, false, 0, CONTRACT_KINDS(305), "schema/pg15/deparse.txt:624:32"},
-	{ 125, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:626:27"},
-	{ 125, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:628:27"},
-	{ 126, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:630:31"},
-	{ 126, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:632:31"},
-	{ 126, 0, false, false, 0, CONTRACT_KINDS(310), "schema/pg15/deparse.txt:634:31"},
-	{ 126, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:636:32"},
-	{ 126, 1, false, false, 0, CONTRACT_KINDS(312), "schema/pg15/deparse.txt:638:32"},
-	{ 126, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:640:26"},
-	{ 126, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:642:28"},
-	{ 126, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:644:25"},
-	{ 126, 4, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:646:25"},
-	{ 126, 4, false, false, 0, CONTRACT_KINDS(317), "schema/pg15/deparse.txt:648:25"},
-	{ 127, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:650:33"},
-	{ 127, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:652:33"},
-	{ 127, 0, false, false, 0, CONTRACT_KINDS(320), "schema/pg15/deparse.txt:654:33"},
-	{ 127, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:656:27"},
-	{ 128, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:658:32"},
-	{ 128, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:660:32"},
-	{ 128, 0, false, false, 0, CONTRACT_KINDS(324), "schema/pg15/deparse.txt:662:32"},
-	{ 128, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:664:26"},
-	{ 128, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:666:25"},
-	{ 128, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:668:25"},
-	{ 128, 3, false, false, 0, CONTRACT_KINDS(328), "schema/pg15/deparse.txt:670:25"},
-	{ 129, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:672:18"},
-	{ 129, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:674:22"},
-	{ 129, 1, false, false, 0, CONTRACT_KINDS(331), "schema/pg15/deparse.txt:676:22"},
-	{ 129, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:678:19"},
-	{ 129, 2, false, false, 0, CONTRACT_KINDS(333), "schema/pg15/deparse.txt:680:19"},
-	{ 130, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:682:18"},
-	{ 130, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:684:20"},
-	{ 130, 1, false, false, 0, CONTRACT_KINDS(336), "schema/pg15/deparse.txt:686:20"},
-	{ 132, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:688:30"},
-	{ 132, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:690:25"},
-	{ 132, 2, false, false, 0, CONTRACT_KINDS(339), "schema/pg15/deparse.txt:692:25"},
-	{ 133, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:694:37"},
-	{ 133, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:696:30"},
-	{ 133, 3, false, false, 0, CONTRACT_KINDS(342), "schema/pg15/deparse.txt:698:30"},
-	{ 134, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:700:35"},
-	{ 135, 2, false, false, 0, CONTRACT_KINDS(344), "schema/pg15/deparse.txt:702:31"},
-	{ 135, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:704:32"},
-	{ 136, 2, false, false, 0, CONTRACT_KINDS(346), "schema/pg15/deparse.txt:706:30"},
-	{ 136, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:708:33"},
-	{ 137, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:710:23"},
-	{ 137, 2, false, false, 0, CONTRACT_KINDS(349), "schema/pg15/deparse.txt:712:23"},
-	{ 137, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:714:25"},
-	{ 138, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:716:28"},
-	{ 138, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:718:27"},
-	{ 138, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:720:27"},
-	{ 138, 1, false, false, 0, CONTRACT_KINDS(354), "schema/pg15/deparse.txt:722:27"},
-	{ 139, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:724:25"},
-	{ 139, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:726:25"},
-	{ 139, 0, false, false, 0, CONTRACT_KINDS(357), "schema/pg15/deparse.txt:728:25"},
-	{ 139, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:730:23"},
-	{ 139, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:732:23"},
-	{ 139, 1, false, false, 0, CONTRACT_KINDS(360), "schema/pg15/deparse.txt:734:23"},
-	{ 140, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:736:21"},
-	{ 140, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:738:21"},
-	{ 140, 0, false, false, 0, CONTRACT_KINDS(363), "schema/pg15/deparse.txt:740:21"},
-	{ 141, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:742:25"},
-	{ 141, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:744:25"},
-	{ 141, 0, false, false, 0, CONTRACT_KINDS(366), "schema/pg15/deparse.txt:746:25"},
-	{ 141, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:748:27"},
-	{ 142, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:750:27"},
-	{ 142, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:752:30"},
-	{ 142, 1, false, false, 0, CONTRACT_KINDS(370), "schema/pg15/deparse.txt:754:30"},
-	{ 143, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:756:26"},
-	{ 143, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:758:26"},
-	{ 143, 0, false, false, 0, CONTRACT_KINDS(373), "schema/pg15/deparse.txt:760:26"},
-	{ 143, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:762:21"},
-	{ 143, 1, false, false, 0, CONTRACT_KINDS(375), "schema/pg15/deparse.txt:764:21"},
-	{ 144, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:766:27"},
-	{ 144, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:768:27"},
-	{ 144, 0, false, false, 0, CONTRACT_KINDS(378), "schema/pg15/deparse.txt:770:27"},
-	{ 144, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:772:24"},
-	{ 144, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:774:24"},
-	{ 144, 1, false, false, 0, CONTRACT_KINDS(381), "schema/pg15/deparse.txt:776:24"},
-	{ 145, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:778:25"},
-	{ 145, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:780:25"},
-	{ 145, 0, false, false, 0, CONTRACT_KINDS(384), "schema/pg15/deparse.txt:782:25"},
-	{ 145, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:784:23"},
-	{ 146, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:786:32"},
-	{ 146, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:788:32"},
-	{ 146, 0, false, false, 0, CONTRACT_KINDS(388), "schema/pg15/deparse.txt:790:32"},
-	{ 146, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:792:31"},
-	{ 146, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:794:31"},
-	{ 146, 1, false, false, 0, CONTRACT_KINDS(391), "schema/pg15/deparse.txt:796:31"},
-	{ 147, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:798:34"},
-	{ 147, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:800:34"},
-	{ 147, 1, false, false, 0, CONTRACT_KINDS(394), "schema/pg15/deparse.txt:802:34"},
-	{ 147, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:804:36"},
-	{ 147, 2, false, false, 0, CONTRACT_KINDS(396), "schema/pg15/deparse.txt:806:36"},
-	{ 147, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:808:32"},
-	{ 147, 3, false, false, 0, CONTRACT_KINDS(398), "schema/pg15/deparse.txt:810:32"},
-	{ 148, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:812:23"},
-	{ 148, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:814:28"},
-	{ 148, 1, false, false, 0, CONTRACT_KINDS(401), "schema/pg15/deparse.txt:816:28"},
-	{ 148, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:818:23"},
-	{ 148, 2, false, false, 0, CONTRACT_KINDS(403), "schema/pg15/deparse.txt:820:23"},
-	{ 149, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:822:22"},
-	{ 149, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:824:27"},
-	{ 149, 1, false, false, 0, CONTRACT_KINDS(406), "schema/pg15/deparse.txt:826:27"},
-	{ 149, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:828:22"},
-	{ 149, 2, false, false, 0, CONTRACT_KINDS(408), "schema/pg15/deparse.txt:830:22"},
-	{ 150, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:832:36"},
-	{ 150, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:834:33"},
-	{ 150, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:836:33"},
-	{ 150, 5, false, false, 0, CONTRACT_KINDS(412), "schema/pg15/deparse.txt:838:33"},
-	{ 151, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:840:35"},
-	{ 151, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:842:32"},
-	{ 151, 2, false, false, 0, CONTRACT_KINDS(415), "schema/pg15/deparse.txt:844:32"},
-	{ 152, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:846:28"},
-	{ 152, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:848:34"},
-	{ 152, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:850:31"},
-	{ 152, 3, false, false, 0, CONTRACT_KINDS(419), "schema/pg15/deparse.txt:852:31"},
-	{ 153, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:854:27"},
-	{ 153, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:856:33"},
-	{ 153, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:858:30"},
-	{ 153, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:860:30"},
-	{ 153, 2, false, false, 0, CONTRACT_KINDS(424), "schema/pg15/deparse.txt:862:30"},
-	{ 154, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:864:26"},
-	{ 154, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:866:32"},
-	{ 155, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:868:43"},
-	{ 155, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:870:36"},
-	{ 155, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:872:36"},
-	{ 155, 1, false, false, 0, CONTRACT_KINDS(430), "schema/pg15/deparse.txt:874:36"},
-	{ 156, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:876:43"},
-	{ 156, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:878:29"},
-	{ 156, 2, false, false, 0, CONTRACT_KINDS(433), "schema/pg15/deparse.txt:880:29"},
-	{ 156, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:882:42"},
-	{ 157, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:884:21"},
-	{ 157, 1, false, false, 0, CONTRACT_KINDS(436), "schema/pg15/deparse.txt:886:21"},
-	{ 158, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:888:34"},
-	{ 158, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:890:35"},
-	{ 158, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:892:32"},
-	{ 158, 2, false, false, 0, CONTRACT_KINDS(440), "schema/pg15/deparse.txt:894:32"},
-	{ 159, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:896:37"},
-	{ 159, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:898:39"},
-	{ 159, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:900:38"},
-	{ 159, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:902:36"},
-	{ 159, 4, false, false, 0, CONTRACT_KINDS(445), "schema/pg15/deparse.txt:904:36"},
-	{ 159, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:906:33"},
-	{ 159, 5, false, false, 0, CONTRACT_KINDS(447), "schema/pg15/deparse.txt:908:33"},
-	{ 160, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:910:29"},
-	{ 160, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:912:29"},
-	{ 160, 2, false, false, 0, CONTRACT_KINDS(450), "schema/pg15/deparse.txt:914:29"},
-	{ 161, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:916:28"},
-	{ 161, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:918:28"},
-	{ 161, 1, false, false, 0, CONTRACT_KINDS(453), "schema/pg15/deparse.txt:920:28"},
-	{ 162, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:922:36"},
-	{ 162, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:924:35"},
-	{ 162, 3, false, false, 0, CONTRACT_KINDS(456), "schema/pg15/deparse.txt:926:35"},
-	{ 163, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:928:30"},
-	{ 163, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:930:31"},
-	{ 163, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:932:32"},
-	{ 163, 2, false, false, 0, CONTRACT_KINDS(460), "schema/pg15/deparse.txt:934:32"},
-	{ 163, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:936:30"},
-	{ 163, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:938:30"},
-	{ 163, 3, false, false, 0, CONTRACT_KINDS(463), "schema/pg15/deparse.txt:940:30"},
-	{ 164, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:942:29"},
-	{ 164, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:944:30"},
-	{ 165, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:946:29"},
-	{ 166, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:948:35"},
-	{ 167, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:950:25"},
-	{ 168, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:952:30"},
-	{ 168, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:954:24"},
-	{ 168, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:956:27"},
-	{ 168, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:958:24"},
-	{ 168, 4, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:960:24"},
-	{ 168, 4, false, false, 0, CONTRACT_KINDS(474), "schema/pg15/deparse.txt:962:24"},
-	{ 168, 5, false, false, 0, CONTRACT_KINDS(475), "schema/pg15/deparse.txt:964:23"},
-	{ 168, 6, false, false, 0, CONTRACT_KINDS(476), "schema/pg15/deparse.txt:966:29"},
-	{ 169, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:968:29"},
-	{ 169, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:970:23"},
-	{ 169, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:972:23"},
-	{ 169, 2, false, false, 0, CONTRACT_KINDS(480), "schema/pg15/deparse.txt:974:23"},
-	{ 169, 3, false, false, 0, CONTRACT_KINDS(481), "schema/pg15/deparse.txt:976:22"},
-	{ 169, 4, false, false, 0, CONTRACT_KINDS(482), "schema/pg15/deparse.txt:978:28"},
-	{ 170, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:980:31"},
-	{ 170, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:982:26"},
-	{ 171, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:984:21"},
-	{ 171, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:986:27"},
-	{ 171, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:988:27"},
-	{ 171, 1, false, false, 0, CONTRACT_KINDS(488), "schema/pg15/deparse.txt:990:27"},
-	{ 171, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:992:21"},
-	{ 172, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:994:31"},
-	{ 172, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:996:31"},
-	{ 172, 1, false, false, 0, CONTRACT_KINDS(492), "schema/pg15/deparse.txt:998:31"},
-	{ 172, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1000:34"},
-	{ 172, 2, false, false, 0, CONTRACT_KINDS(494), "schema/pg15/deparse.txt:1002:34"},
-	{ 173, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1004:30"},
-	{ 173, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1006:30"},
-	{ 173, 1, false, false, 0, CONTRACT_KINDS(497), "schema/pg15/deparse.txt:1008:30"},
-	{ 173, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1010:33"},
-	{ 173, 2, false, false, 0, CONTRACT_KINDS(499), "schema/pg15/deparse.txt:1012:33"},
-	{ 174, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1014:32"},
-	{ 174, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1016:36"},
-	{ 174, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1018:36"},
-	{ 174, 2, false, false, 0, CONTRACT_KINDS(503), "schema/pg15/deparse.txt:1020:36"},
-	{ 174, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1022:32"},
-	{ 174, 3, false, false, 0, CONTRACT_KINDS(505), "schema/pg15/deparse.txt:1024:32"},
-	{ 175, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1026:31"},
-	{ 175, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1028:35"},
-	{ 175, 3, false, false, 0, CONTRACT_KINDS(508), "schema/pg15/deparse.txt:1030:35"},
-	{ 175, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1032:31"},
-	{ 175, 4, false, false, 0, CONTRACT_KINDS(510), "schema/pg15/deparse.txt:1034:31"},
-	{ 176, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1036:30"},
-	{ 177, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1038:26"},
-	{ 177, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1040:26"},
-	{ 177, 0, false, false, 0, CONTRACT_KINDS(514), "schema/pg15/deparse.txt:1042:26"},
-	{ 177, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1044:28"},
-	{ 177, 1, false, false, 0, CONTRACT_KINDS(516), "schema/pg15/deparse.txt:1046:28"},
-	{ 177, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1048:23"},
-	{ 177, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1050:23"},
-	{ 177, 2, false, false, 0, CONTRACT_KINDS(519), "schema/pg15/deparse.txt:1052:23"},
-	{ 177, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1054:27"},
-	{ 177, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1056:27"},
-	{ 177, 3, false, false, 0, CONTRACT_KINDS(522), "schema/pg15/deparse.txt:1058:27"},
-	{ 178, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1060:29"},
-	{ 178, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1062:29"},
-	{ 178, 0, false, false, 0, CONTRACT_KINDS(525), "schema/pg15/deparse.txt:1064:29"},
-	{ 179, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1066:19"},
-	{ 180, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1068:25"},
-	{ 180, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1070:25"},
-	{ 180, 0, false, false, 0, CONTRACT_KINDS(529), "schema/pg15/deparse.txt:1072:25"},
-	{ 181, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1074:13"},
-	{ 181, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1076:13"},
-	{ 181, 1, false, false, 0, CONTRACT_KINDS(532), "schema/pg15/deparse.txt:1078:13"},
-	{ 181, 2, false, false, 0, CONTRACT_KINDS(533), "schema/pg15/deparse.txt:1080:14"},
-	{ 181, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1082:14"},
-	{ 181, 3, false, false, 0, CONTRACT_KINDS(535), "schema/pg15/deparse.txt:1084:14"},
-	{ 182, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1086:18"},
-	{ 182, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1088:18"},
-	{ 182, 0, false, false, 0, CONTRACT_KINDS(538), "schema/pg15/deparse.txt:1090:18"},
-	{ 184, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1092:19"},
-	{ 184, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1094:19"},
-	{ 184, 0, false, false, 0, CONTRACT_KINDS(541), "schema/pg15/deparse.txt:1096:19"},
-	{ 184, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1098:15"},
-	{ 184, 1, false, false, 0, CONTRACT_KINDS(543), "schema/pg15/deparse.txt:1100:15"},
-	{ 184, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1102:20"},
-	{ 184, 2, false, false, 0, CONTRACT_KINDS(545), "schema/pg15/deparse.txt:1104:20"},
-	{ 184, 3, false, false, 0, CONTRACT_KINDS(546), "schema/pg15/deparse.txt:1106:21"},
-	{ 186, 1, false, false, 0, CONTRACT_KINDS(547), "schema/pg15/deparse.txt:1108:16"},
-	{ 186, 2, false, false, 0, CONTRACT_KINDS(548), "schema/pg15/deparse.txt:1110:16"},
-	{ 187, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1112:19"},
-	{ 187, 0, false, false, 0, CONTRACT_KINDS(550), "schema/pg15/deparse.txt:1114:19"},
-	{ 187, 0, false, false, 0, CONTRACT_KINDS(551), "schema/pg15/deparse.txt:1116:19"},
-	{ 187, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1118:27"},
-	{ 187, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1120:27"},
-	{ 187, 1, false, false, 0, CONTRACT_KINDS(554), "schema/pg15/deparse.txt:1122:27"},
-	{ 188, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1124:22"},
-	{ 188, 0, false, false, 0, CONTRACT_KINDS(556), "schema/pg15/deparse.txt:1126:22"},
-	{ 189, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1128:23"},
-	{ 189, 1, false, false, 0, CONTRACT_KINDS(558), "schema/pg15/deparse.txt:1130:23"},
-	{ 189, 2, false, false, 0, CONTRACT_KINDS(559), "schema/pg15/deparse.txt:1132:15"},
-	{ 190, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1134:23"},
-	{ 190, 0, false, false, 0, CONTRACT_KINDS(561), "schema/pg15/deparse.txt:1136:23"},
-	{ 191, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1138:14"},
-	{ 191, 0, false, false, 0, CONTRACT_KINDS(563), "schema/pg15/deparse.txt:1140:14"},
-	{ 191, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1142:20"},
-	{ 192, 0, false, false, 0, CONTRACT_KINDS(565), "schema/pg15/deparse.txt:1144:19"},
-	{ 192, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1146:24"},
-	{ 192, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1148:24"},
-	{ 192, 1, false, false, 0, CONTRACT_KINDS(568), "schema/pg15/deparse.txt:1150:24"},
-	{ 193, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1152:13"},
-	{ 193, 0, false, false, 0, CONTRACT_KINDS(570), "schema/pg15/deparse.txt:1154:13"},
-	{ 193, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1156:15"},
-	{ 193, 3, false, false, 0, CONTRACT_KINDS(572), "schema/pg15/deparse.txt:1158:15"},
-	{ 194, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1160:28"},
-	{ 194, 2, false, false, 0, CONTRACT_KINDS(574), "schema/pg15/deparse.txt:1162:28"},
-	{ 194, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1164:24"},
-	{ 194, 3, false, false, 0, CONTRACT_KINDS(576), "schema/pg15/deparse.txt:1166:24"},
-	{ 194, 5, false, false, 0, CONTRACT_KINDS(577), "schema/pg15/deparse.txt:1168:24"},
-	{ 194, 6, false, false, 0, CONTRACT_KINDS(578), "schema/pg15/deparse.txt:1170:22"},
-	{ 195, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1172:25"},
-	{ 195, 1, false, false, 0, CONTRACT_KINDS(580), "schema/pg15/deparse.txt:1174:25"},
-	{ 195, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1176:22"},
-	{ 196, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1178:25"},
-	{ 196, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1180:25"},
-	{ 196, 3, false, false, 0, CONTRACT_KINDS(584), "schema/pg15/deparse.txt:1182:25"},
-	{ 196, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1184:26"},
-	{ 196, 5, false, false, 0, CONTRACT_KINDS(586), "schema/pg15/deparse.txt:1186:26"},
-	{ 197, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1188:27"},
-	{ 197, 0, false, false, 0, CONTRACT_KINDS(588), "schema/pg15/deparse.txt:1190:27"},
-	{ 197, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1192:25"},
-	{ 197, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1194:25"},
-	{ 197, 1, false, false, 0, CONTRACT_KINDS(591), "schema/pg15/deparse.txt:1196:25"},
-	{ 197, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1198:23"},
-	{ 197, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1200:23"},
-	{ 197, 2, false, false, 0, CONTRACT_KINDS(594), "schema/pg15/deparse.txt:1202:23"},
-	{ 197, 3, false, false, 0, CONTRACT_KINDS(595), "schema/pg15/deparse.txt:1204:29"},
-	{ 198, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1206:24"},
-	{ 198, 1, false, false, 0, CONTRACT_KINDS(597), "schema/pg15/deparse.txt:1208:24"},
-	{ 198, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1210:24"},
-	{ 198, 2, false, false, 0, CONTRACT_KINDS(599), "schema/pg15/deparse.txt:1212:24"},
-	{ 198, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1214:27"},
-	{ 198, 3, false, false, 0, CONTRACT_KINDS(601), "schema/pg15/deparse.txt:1216:27"},
-	{ 198, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1218:24"},
-	{ 198, 4, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1220:24"},
-	{ 198, 4, false, false, 0, CONTRACT_KINDS(604), "schema/pg15/deparse.txt:1222:24"},
-	{ 199, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1224:27"},
-	{ 199, 4, false, false, 0, CONTRACT_KINDS(606), "schema/pg15/deparse.txt:1226:27"},
-	{ 199, 5, false, false, 0, CONTRACT_KINDS(607), "schema/pg15/deparse.txt:1228:30"},
-	{ 200, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1230:16"},
-	{ 200, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1232:16"},
-	{ 200, 0, false, false, 0, CONTRACT_KINDS(610), "schema/pg15/deparse.txt:1234:16"},
-	{ 200, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1236:18"},
-	{ 200, 4, false, false, 0, CONTRACT_KINDS(612), "schema/pg15/deparse.txt:1238:18"},
-	{ 200, 6, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1240:23"},
-	{ 200, 6, false, false, 0, CONTRACT_KINDS(614), "schema/pg15/deparse.txt:1242:23"},
-	{ 201, 8, false, false, 0, CONTRACT_KINDS(615), "schema/pg15/deparse.txt:1244:23"},
-	{ 201, 15, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1246:23"},
-	{ 201, 15, false, false, 0, CONTRACT_KINDS(617), "schema/pg15/deparse.txt:1248:23"},
-	{ 201, 16, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1250:22"},
-	{ 201, 16, false, false, 0, CONTRACT_KINDS(619), "schema/pg15/deparse.txt:1252:22"},
-	{ 202, 1, false, false, 0, CONTRACT_KINDS(620), "schema/pg15/deparse.txt:1254:16"},
-	{ 202, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1256:21"},
-	{ 202, 3, false, false, 0, CONTRACT_KINDS(622), "schema/pg15/deparse.txt:1258:21"},
-	{ 202, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1260:19"},
-	{ 202, 4, false, false, 0, CONTRACT_KINDS(624), "schema/pg15/deparse.txt:1262:19"},
-	{ 202, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1264:23"},
-	{ 202, 5, false, false, 0, CONTRACT_KINDS(626), "schema/pg15/deparse.txt:1266:23"},
-	{ 203, 1, false, false, 0, CONTRACT_KINDS(627), "schema/pg15/deparse.txt:1268:16"},
-	{ 204, 6, false, false, 0, CONTRACT_KINDS(628), "schema/pg15/deparse.txt:1270:21"},
-	{ 204, 6, false, false, 0, CONTRACT_KINDS(629), "schema/pg15/deparse.txt:1272:21"},
-	{ 204, 10, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1274:17"},
-	{ 204, 10, false, false, 0, CONTRACT_KINDS(631), "schema/pg15/deparse.txt:1276:17"},
-	{ 204, 12, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1278:23"},
-	{ 204, 12, false, false, 0, CONTRACT_KINDS(633), "schema/pg15/deparse.txt:1280:23"},
-	{ 204, 13, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1282:20"},
-	{ 204, 13, false, false, 0, CONTRACT_KINDS(635), "schema/pg15/deparse.txt:1284:20"},
-	{ 204, 20, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1286:21"},
-	{ 204, 20, false, false, 0, CONTRACT_KINDS(637), "schema/pg15/deparse.txt:1288:21"},
-	{ 204, 21, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1290:21"},
-	{ 204, 21, false, false, 0, CONTRACT_KINDS(639), "schema/pg15/deparse.txt:1292:21"},
-	{ 205, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1294:17"},
-	{ 205, 2, false, false, 0, CONTRACT_KINDS(641), "schema/pg15/deparse.txt:1296:13"},
-	{ 205, 2, false, false, 0, CONTRACT_KINDS(642), "schema/pg15/deparse.txt:1298:13"},
-	{ 211, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1300:21"},
-	{ 211, 1, false, false, 0, CONTRACT_KINDS(644), "schema/pg15/deparse.txt:1302:21"},
-	{ 213, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1304:24"},
-	{ 213, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1306:24"},
-	{ 213, 0, false, false, 0, CONTRACT_KINDS(647), "schema/pg15/deparse.txt:1308:24"},
-	{ 213, 1, false, false, 0, CONTRACT_KINDS(648), "schema/pg15/deparse.txt:1310:24"},
-	{ 213, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1312:28"},
-	{ 213, 2, false, false, 0, CONTRACT_KINDS(650), "schema/pg15/deparse.txt:1314:28"},
-	{ 214, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1316:17"},
-	{ 214, 1, false, false, 0, CONTRACT_KINDS(652), "schema/pg15/deparse.txt:1318:17"},
-	{ 215, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1320:32"},
-	{ 215, 3, false, false, 0, CONTRACT_KINDS(654), "schema/pg15/deparse.txt:1322:32"},
-	{ 215, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1324:30"},
-	{ 215, 4, false, false, 0, CONTRACT_KINDS(656), "schema/pg15/deparse.txt:1326:30"},
-	{ 216, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1328:26"},
-	{ 217, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1330:28"},
-	{ 217, 3, false, false, 0, CONTRACT_KINDS(659), "schema/pg15/deparse.txt:1332:27"},
-	{ 217, 3, false, false, 0, CONTRACT_KINDS(660), "schema/pg15/deparse.txt:1334:27"},
-	{ 218, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1336:27"},
-	{ 218, 0, false, false, 0, CONTRACT_KINDS(662), "schema/pg15/deparse.txt:1338:27"},
-	{ 218, 0, false, false, 0, CONTRACT_KINDS(663), "schema/pg15/deparse.txt:1340:27"},
-	{ 220, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1342:19"},
-	{ 220, 1, false, false, 0, CONTRACT_KINDS(665), "schema/pg15/deparse.txt:1344:19"},
-	{ 220, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1346:24"},
-	{ 221, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1348:17"},
-	{ 221, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1350:17"},
-	{ 221, 0, false, false, 0, CONTRACT_KINDS(669), "schema/pg15/deparse.txt:1352:17"},
-	{ 222, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1354:25"},
-	{ 222, 0, false, false, 0, CONTRACT_KINDS(671), "schema/pg15/deparse.txt:1356:25"},
-	{ 222, 1, false, false, 0, CONTRACT_KINDS(672), "schema/pg15/deparse.txt:1358:26"},
-	{ 223, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1360:30"},
-	{ 223, 2, false, false, 0, CONTRACT_KINDS(674), "schema/pg15/deparse.txt:1362:30"},
-	{ 223, 3, false, false, 0, CONTRACT_KINDS(675), "schema/pg15/deparse.txt:1364:31"},
-	{ 224, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1366:33"},
-	{ 224, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1368:33"},
-	{ 224, 0, false, false, 0, CONTRACT_KINDS(678), "schema/pg15/deparse.txt:1370:33"},
-	{ 224, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1372:35"},
-	{ 225, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1374:31"},
-	{ 225, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1376:31"},
-	{ 225, 0, false, false, 0, CONTRACT_KINDS(682), "schema/pg15/deparse.txt:1378:31"},
-	{ 225, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1380:34"},
-	{ 225, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1382:33"},
-	{ 225, 2, false, false, 0, CONTRACT_KINDS(685), "schema/pg15/deparse.txt:1384:33"},
-	{ 225, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1386:35"},
-	{ 225, 3, false, false, 0, CONTRACT_KINDS(687), "schema/pg15/deparse.txt:1388:35"},
-	{ 225, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1390:34"},
-	{ 226, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1392:25"},
-	{ 226, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1394:31"},
-	{ 226, 1, false, false, 0, CONTRACT_KINDS(691), "schema/pg15/deparse.txt:1396:31"},
-	{ 226, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1398:26"},
-	{ 226, 3, false, false, 0, CONTRACT_KINDS(693), "schema/pg15/deparse.txt:1400:26"},
-	{ 227, 3, false, false, 0, CONTRACT_KINDS(694), "schema/pg15/deparse.txt:1402:27"},
-	{ 227, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1404:29"},
-	{ 227, 4, false, false, 0, CONTRACT_KINDS(696), "schema/pg15/deparse.txt:1406:29"},
-	{ 227, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1408:24"},
-	{ 227, 5, false, false, 0, CONTRACT_KINDS(698), "schema/pg15/deparse.txt:1410:24"},
-	{ 229, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1412:24"},
-	{ 230, 1, false, false, 0, CONTRACT_KINDS(700), "schema/pg15/deparse.txt:1414:20"},
-	{ 230, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1416:25"},
-	{ 230, 2, false, false, 0, CONTRACT_KINDS(702), "schema/pg15/deparse.txt:1418:25"},
-	{ 230, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1420:23"},
-	{ 230, 3, false, false, 0, CONTRACT_KINDS(704), "schema/pg15/deparse.txt:1422:23"},
-	{ 231, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1424:24"},
-	{ 231, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1426:27"},
-	{ 231, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1428:27"},
-	{ 231, 1, false, false, 0, CONTRACT_KINDS(708), "schema/pg15/deparse.txt:1430:27"},
-	{ 232, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1432:31"},
-	{ 232, 4, false, false, 0, CONTRACT_KINDS(710), "schema/pg15/deparse.txt:1434:31"},
-	{ 232, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1436:32"},
-	{ 232, 5, false, false, 0, CONTRACT_KINDS(712), "schema/pg15/deparse.txt:1438:32"},
-	{ 232, 6, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1440:32"},
-	{ 232, 6, false, false, 0, CONTRACT_KINDS(714), "schema/pg15/deparse.txt:1442:32"},
-	{ 234, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1444:19"},
-	{ 234, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1446:20"},
-	{ 235, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1448:25"},
-	{ 235, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1450:24"},
-	{ 235, 2, false, false, 0, CONTRACT_KINDS(719), "schema/pg15/deparse.txt:1452:24"},
-	{ 237, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1454:27"},
-	{ 237, 1, false, false, 0, CONTRACT_KINDS(721), "schema/pg15/deparse.txt:1456:31"},
-	{ 237, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1458:26"},
-	{ 237, 2, false, false, 0, CONTRACT_KINDS(723), "schema/pg15/deparse.txt:1460:26"},
+	{ 46, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:94:20"},
+	{ 46, 3, false, false, 0, CONTRACT_KINDS(41), "schema/pg15/deparse.txt:96:20"},
+	{ 46, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:98:14"},
+	{ 46, 5, false, false, 0, CONTRACT_KINDS(43), "schema/pg15/deparse.txt:100:14"},
+	{ 47, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:102:14"},
+	{ 47, 1, false, false, 0, CONTRACT_KINDS(45), "schema/pg15/deparse.txt:104:14"},
+	{ 48, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:106:17"},
+	{ 48, 1, false, false, 0, CONTRACT_KINDS(47), "schema/pg15/deparse.txt:108:17"},
+	{ 52, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:110:27"},
+	{ 57, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:112:15"},
+	{ 57, 2, false, false, 0, CONTRACT_KINDS(50), "schema/pg15/deparse.txt:114:15"},
+	{ 57, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:116:15"},
+	{ 57, 3, false, false, 0, CONTRACT_KINDS(52), "schema/pg15/deparse.txt:118:15"},
+	{ 57, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:120:23"},
+	{ 57, 4, false, false, 0, CONTRACT_KINDS(54), "schema/pg15/deparse.txt:122:23"},
+	{ 57, 6, false, false, 0, CONTRACT_KINDS(55), "schema/pg15/deparse.txt:124:16"},
+	{ 60, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:126:16"},
+	{ 60, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:128:22"},
+	{ 60, 1, false, false, 0, CONTRACT_KINDS(58), "schema/pg15/deparse.txt:130:22"},
+	{ 60, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:132:20"},
+	{ 60, 3, false, false, 0, CONTRACT_KINDS(60), "schema/pg15/deparse.txt:134:20"},
+	{ 64, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:136:21"},
+	{ 64, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:138:17"},
+	{ 64, 1, false, false, 0, CONTRACT_KINDS(63), "schema/pg15/deparse.txt:140:17"},
+	{ 64, 2, false, false, 0, CONTRACT_KINDS(64), "schema/pg15/deparse.txt:142:24"},
+	{ 64, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:144:27"},
+	{ 64, 4, false, false, 0, CONTRACT_KINDS(66), "schema/pg15/deparse.txt:146:27"},
+	{ 65, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:148:21"},
+	{ 65, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:150:25"},
+	{ 65, 1, false, false, 0, CONTRACT_KINDS(69), "schema/pg15/deparse.txt:152:25"},
+	{ 65, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:154:27"},
+	{ 65, 3, false, false, 0, CONTRACT_KINDS(71), "schema/pg15/deparse.txt:156:27"},
+	{ 66, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:158:21"},
+	{ 66, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:160:24"},
+	{ 66, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:162:24"},
+	{ 66, 1, false, false, 0, CONTRACT_KINDS(75), "schema/pg15/deparse.txt:164:24"},
+	{ 66, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:166:24"},
+	{ 66, 3, false, false, 0, CONTRACT_KINDS(77), "schema/pg15/deparse.txt:168:24"},
+	{ 66, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:170:27"},
+	{ 66, 4, false, false, 0, CONTRACT_KINDS(79), "schema/pg15/deparse.txt:172:27"},
+	{ 67, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:174:20"},
+	{ 67, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:176:27"},
+	{ 67, 1, false, false, 0, CONTRACT_KINDS(82), "schema/pg15/deparse.txt:178:27"},
+	{ 67, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:180:26"},
+	{ 67, 2, false, false, 0, CONTRACT_KINDS(84), "schema/pg15/deparse.txt:182:26"},
+	{ 67, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:184:30"},
+	{ 67, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:186:30"},
+	{ 67, 3, false, false, 0, CONTRACT_KINDS(87), "schema/pg15/deparse.txt:188:30"},
+	{ 68, 0, false, false, 0, CONTRACT_KINDS(88), "schema/pg15/deparse.txt:190:28"},
+	{ 68, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:192:24"},
+	{ 68, 2, false, false, 0, CONTRACT_KINDS(90), "schema/pg15/deparse.txt:194:24"},
+	{ 68, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:196:24"},
+	{ 68, 3, false, false, 0, CONTRACT_KINDS(92), "schema/pg15/deparse.txt:198:24"},
+	{ 68, 4, false, false, 0, CONTRACT_KINDS(93), "schema/pg15/deparse.txt:200:25"},
+	{ 68, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:202:25"},
+	{ 68, 5, false, false, 0, CONTRACT_KINDS(95), "schema/pg15/deparse.txt:204:25"},
+	{ 68, 7, false, false, 0, CONTRACT_KINDS(96), "schema/pg15/deparse.txt:206:26"},
+	{ 68, 8, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:208:26"},
+	{ 68, 8, false, false, 0, CONTRACT_KINDS(98), "schema/pg15/deparse.txt:210:26"},
+	{ 68, 9, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:212:25"},
+	{ 68, 9, false, false, 0, CONTRACT_KINDS(100), "schema/pg15/deparse.txt:214:25"},
+	{ 68, 10, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:216:24"},
+	{ 68, 10, false, false, 0, CONTRACT_KINDS(102), "schema/pg15/deparse.txt:218:24"},
+	{ 68, 11, false, false, 0, CONTRACT_KINDS(103), "schema/pg15/deparse.txt:220:25"},
+	{ 68, 14, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:222:27"},
+	{ 68, 14, false, false, 0, CONTRACT_KINDS(105), "schema/pg15/deparse.txt:224:27"},
+	{ 69, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:226:22"},
+	{ 69, 0, false, false, 0, CONTRACT_KINDS(107), "schema/pg15/deparse.txt:228:22"},
+	{ 71, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:230:25"},
+	{ 71, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:232:21"},
+	{ 71, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:234:21"},
+	{ 71, 1, false, false, 0, CONTRACT_KINDS(111), "schema/pg15/deparse.txt:236:21"},
+	{ 72, 4, false, false, 0, CONTRACT_KINDS(112), "schema/pg15/deparse.txt:238:19"},
+	{ 73, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:240:25"},
+	{ 73, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:242:27"},
+	{ 73, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:244:27"},
+	{ 73, 1, false, false, 0, CONTRACT_KINDS(116), "schema/pg15/deparse.txt:246:27"},
+	{ 73, 3, false, false, 0, CONTRACT_KINDS(117), "schema/pg15/deparse.txt:248:21"},
+	{ 75, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:250:19"},
+	{ 75, 3, false, false, 0, CONTRACT_KINDS(119), "schema/pg15/deparse.txt:252:19"},
+	{ 75, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:254:22"},
+	{ 75, 4, false, false, 0, CONTRACT_KINDS(121), "schema/pg15/deparse.txt:256:22"},
+	{ 75, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:258:20"},
+	{ 75, 5, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:260:20"},
+	{ 75, 5, false, false, 0, CONTRACT_KINDS(124), "schema/pg15/deparse.txt:262:20"},
+	{ 76, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:264:29"},
+	{ 76, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:266:29"},
+	{ 76, 0, false, false, 0, CONTRACT_KINDS(127), "schema/pg15/deparse.txt:268:29"},
+	{ 76, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:270:29"},
+	{ 76, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:272:29"},
+	{ 76, 1, false, false, 0, CONTRACT_KINDS(130), "schema/pg15/deparse.txt:274:29"},
+	{ 77, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:276:36"},
+	{ 77, 0, false, false, 0, CONTRACT_KINDS(132), "schema/pg15/deparse.txt:278:36"},
+	{ 77, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:280:35"},
+	{ 79, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:282:20"},
+	{ 79, 2, false, false, 0, CONTRACT_KINDS(135), "schema/pg15/deparse.txt:284:20"},
+	{ 80, 1, false, false, 0, CONTRACT_KINDS(136), "schema/pg15/deparse.txt:286:16"},
+	{ 80, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:288:16"},
+	{ 80, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:290:18"},
+	{ 80, 2, false, false, 0, CONTRACT_KINDS(139), "schema/pg15/deparse.txt:292:18"},
+	{ 80, 6, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:294:18"},
+	{ 80, 6, false, false, 0, CONTRACT_KINDS(141), "schema/pg15/deparse.txt:296:18"},
+	{ 80, 6, false, false, 0, CONTRACT_KINDS(142), "schema/pg15/deparse.txt:298:18"},
+	{ 80, 7, false, false, 0, CONTRACT_KINDS(143), "schema/pg15/deparse.txt:300:23"},
+	{ 81, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:302:21"},
+	{ 81, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:304:23"},
+	{ 81, 1, false, false, 0, CONTRACT_KINDS(146), "schema/pg15/deparse.txt:306:23"},
+	{ 81, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:308:26"},
+	{ 81, 2, false, false, 0, CONTRACT_KINDS(148), "schema/pg15/deparse.txt:310:26"},
+	{ 81, 7, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:312:20"},
+	{ 81, 7, false, false, 0, CONTRACT_KINDS(150), "schema/pg15/deparse.txt:314:20"},
+	{ 82, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:316:21"},
+	{ 82, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:318:21"},
+	{ 82, 2, false, false, 0, CONTRACT_KINDS(153), "schema/pg15/deparse.txt:320:21"},
+	{ 82, 3, false, false, 2, NULL, 0, "schema/pg15/deparse.txt:322:17"},
+	{ 82, 3, false, false, 0, CONTRACT_KINDS(155), "schema/pg15/deparse.txt:324:17"},
+	{ 82, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:326:23"},
+	{ 82, 4, false, false, 0, CONTRACT_KINDS(157), "schema/pg15/deparse.txt:328:23"},
+	{ 83, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:330:18"},
+	{ 83, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:332:18"},
+	{ 83, 0, false, false, 0, CONTRACT_KINDS(160), "schema/pg15/deparse.txt:334:18"},
+	{ 84, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:336:24"},
+	{ 84, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:338:24"},
+	{ 84, 0, false, false, 0, CONTRACT_KINDS(163), "schema/pg15/deparse.txt:340:24"},
+	{ 85, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:342:20"},
+	{ 85, 1, false, false, 0, CONTRACT_KINDS(165), "schema/pg15/deparse.txt:344:20"},
+	{ 86, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:346:22"},
+	{ 87, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:348:20"},
+	{ 87, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:350:25"},
+	{ 87, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:352:24"},
+	{ 87, 4, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:354:24"},
+	{ 87, 4, false, false, 0, CONTRACT_KINDS(171), "schema/pg15/deparse.txt:356:24"},
+	{ 87, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:358:34"},
+	{ 87, 5, false, false, 0, CONTRACT_KINDS(173), "schema/pg15/deparse.txt:360:34"},
+	{ 87, 6, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:362:19"},
+	{ 87, 6, false, false, 0, CONTRACT_KINDS(175), "schema/pg15/deparse.txt:364:19"},
+	{ 87, 7, false, false, 0, CONTRACT_KINDS(176), "schema/pg15/deparse.txt:366:24"},
+	{ 88, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:368:29"},
+	{ 88, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:370:29"},
+	{ 88, 2, false, false, 0, CONTRACT_KINDS(179), "schema/pg15/deparse.txt:372:29"},
+	{ 88, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:374:31"},
+	{ 88, 3, false, false, 0, CONTRACT_KINDS(181), "schema/pg15/deparse.txt:376:31"},
+	{ 88, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:378:28"},
+	{ 88, 5, false, false, 0, CONTRACT_KINDS(183), "schema/pg15/deparse.txt:380:28"},
+	{ 88, 6, false, false, 0, CONTRACT_KINDS(184), "schema/pg15/deparse.txt:382:29"},
+	{ 89, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:384:24"},
+	{ 89, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:386:27"},
+	{ 89, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:388:27"},
+	{ 89, 2, false, false, 0, CONTRACT_KINDS(188), "schema/pg15/deparse.txt:390:27"},
+	{ 90, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:392:13"},
+	{ 90, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:394:13"},
+	{ 90, 0, false, false, 0, CONTRACT_KINDS(191), "schema/pg15/deparse.txt:396:13"},
+	{ 91, 3, false, false, 0, CONTRACT_KINDS(192), "schema/pg15/deparse.txt:398:19"},
+	{ 91, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:400:20"},
+	{ 92, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:402:19"},
+	{ 92, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:404:19"},
+	{ 92, 2, false, false, 0, CONTRACT_KINDS(196), "schema/pg15/deparse.txt:406:23"},
+	{ 92, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:408:18"},
+	{ 92, 5, false, false, 0, CONTRACT_KINDS(198), "schema/pg15/deparse.txt:410:18"},
+	{ 93, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:412:26"},
+	{ 94, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:414:26"},
+	{ 96, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:416:25"},
+	{ 96, 1, false, false, 0, CONTRACT_KINDS(202), "schema/pg15/deparse.txt:418:25"},
+	{ 97, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:420:15"},
+	{ 97, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:422:18"},
+	{ 97, 1, false, false, 0, CONTRACT_KINDS(205), "schema/pg15/deparse.txt:424:18"},
+	{ 97, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:426:16"},
+	{ 97, 2, false, false, 0, CONTRACT_KINDS(207), "schema/pg15/deparse.txt:428:16"},
+	{ 97, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:430:18"},
+	{ 97, 4, false, false, 0, CONTRACT_KINDS(209), "schema/pg15/deparse.txt:432:18"},
+	{ 98, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:434:19"},
+	{ 99, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:436:29"},
+	{ 99, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:438:29"},
+	{ 99, 0, false, false, 0, CONTRACT_KINDS(213), "schema/pg15/deparse.txt:440:29"},
+	{ 99, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:442:28"},
+	{ 99, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:444:30"},
+	{ 99, 3, false, false, 0, CONTRACT_KINDS(216), "schema/pg15/deparse.txt:446:30"},
+	{ 100, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:448:21"},
+	{ 100, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:450:22"},
+	{ 100, 1, false, false, 0, CONTRACT_KINDS(219), "schema/pg15/deparse.txt:452:22"},
+	{ 101, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:454:19"},
+	{ 101, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:456:20"},
+	{ 101, 2, false, false, 0, CONTRACT_KINDS(222), "schema/pg15/deparse.txt:458:20"},
+	{ 102, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:460:20"},
+	{ 102, 0, false, false, 0, CONTRACT_KINDS(224), "schema/pg15/deparse.txt:462:20"},
+	{ 102, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:464:17"},
+	{ 102, 1, false, false, 0, CONTRACT_KINDS(226), "schema/pg15/deparse.txt:466:17"},
+	{ 103, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:468:19"},
+	{ 103, 0, false, false, 0, CONTRACT_KINDS(228), "schema/pg15/deparse.txt:470:19"},
+	{ 103, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:472:21"},
+	{ 103, 1, false, false, 0, CONTRACT_KINDS(230), "schema/pg15/deparse.txt:474:21"},
+	{ 104, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:476:25"},
+	{ 104, 0, false, false, 0, CONTRACT_KINDS(232), "schema/pg15/deparse.txt:478:25"},
+	{ 104, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:480:24"},
+	{ 105, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:482:24"},
+	{ 105, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:484:23"},
+	{ 105, 1, false, false, 0, CONTRACT_KINDS(236), "schema/pg15/deparse.txt:486:23"},
+	{ 106, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:488:23"},
+	{ 106, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:490:22"},
+	{ 106, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:492:22"},
+	{ 106, 1, false, false, 0, CONTRACT_KINDS(240), "schema/pg15/deparse.txt:494:22"},
+	{ 107, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:496:22"},
+	{ 107, 2, false, false, 0, CONTRACT_KINDS(242), "schema/pg15/deparse.txt:498:22"},
+	{ 108, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:500:23"},
+	{ 110, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:502:25"},
+	{ 110, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:504:25"},
+	{ 110, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:506:25"},
+	{ 110, 4, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:508:25"},
+	{ 110, 4, false, false, 0, CONTRACT_KINDS(248), "schema/pg15/deparse.txt:510:25"},
+	{ 110, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:512:21"},
+	{ 110, 5, false, false, 0, CONTRACT_KINDS(250), "schema/pg15/deparse.txt:514:21"},
+	{ 110, 9, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:516:24"},
+	{ 110, 9, false, false, 0, CONTRACT_KINDS(252), "schema/pg15/deparse.txt:518:24"},
+	{ 110, 10, false, false, 0, CONTRACT_KINDS(253), "schema/pg15/deparse.txt:520:28"},
+	{ 110, 11, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:522:32"},
+	{ 110, 11, false, false, 0, CONTRACT_KINDS(255), "schema/pg15/deparse.txt:524:32"},
+	{ 111, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:526:24"},
+	{ 111, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:528:27"},
+	{ 111, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:530:27"},
+	{ 111, 2, false, false, 0, CONTRACT_KINDS(259), "schema/pg15/deparse.txt:532:27"},
+	{ 111, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:534:26"},
+	{ 111, 3, false, false, 0, CONTRACT_KINDS(261), "schema/pg15/deparse.txt:536:26"},
+	{ 111, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:538:29"},
+	{ 111, 4, false, false, 0, CONTRACT_KINDS(263), "schema/pg15/deparse.txt:540:29"},
+	{ 112, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:542:21"},
+	{ 112, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:544:24"},
+	{ 112, 2, false, false, 0, CONTRACT_KINDS(266), "schema/pg15/deparse.txt:546:24"},
+	{ 113, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:548:20"},
+	{ 113, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:550:23"},
+	{ 113, 1, false, false, 0, CONTRACT_KINDS(269), "schema/pg15/deparse.txt:552:23"},
+	{ 114, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:554:20"},
+	{ 114, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:556:20"},
+	{ 114, 0, false, false, 0, CONTRACT_KINDS(272), "schema/pg15/deparse.txt:558:20"},
+	{ 115, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:560:20"},
+	{ 115, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:562:20"},
+	{ 115, 0, false, false, 0, CONTRACT_KINDS(275), "schema/pg15/deparse.txt:564:20"},
+	{ 116, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:566:32"},
+	{ 116, 0, false, false, 0, CONTRACT_KINDS(277), "schema/pg15/deparse.txt:568:32"},
+	{ 117, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:570:20"},
+	{ 117, 3, false, false, 0, CONTRACT_KINDS(279), "schema/pg15/deparse.txt:572:20"},
+	{ 119, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:574:30"},
+	{ 119, 2, false, false, 0, CONTRACT_KINDS(281), "schema/pg15/deparse.txt:576:30"},
+	{ 120, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:578:26"},
+	{ 120, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:580:27"},
+	{ 120, 1, false, false, 0, CONTRACT_KINDS(284), "schema/pg15/deparse.txt:582:27"},
+	{ 122, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:584:29"},
+	{ 122, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:586:30"},
+	{ 123, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:588:26"},
+	{ 124, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:590:38"},
+	{ 124, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:592:38"},
+	{ 124, 0, false, false, 0, CONTRACT_KINDS(290), "schema/pg15/deparse.txt:594:38"},
+	{ 124, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:596:40"},
+	{ 124, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:598:39"},
+	{ 124, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:600:32"},
+	{ 124, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:602:32"},
+	{ 124, 3, false, false, 0, CONTRACT_KINDS(295), "schema/pg15/deparse.txt:604:32"},
+	{ 125, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:606:27"},
+	{ 125, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:608:27"},
+	{ 126, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:610:31"},
+	{ 126, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:612:31"},
+	{ 126, 0, false, false, 0, CONTRACT_KINDS(300), "schema/pg15/deparse.txt:614:31"},
+	{ 126, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:616:32"},
+	{ 126, 1, false, false, 0, CONTRACT_KINDS(302), "schema/pg15/deparse.txt:618:32"},
+	{ 126, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:620:26"},
+	{ 126, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:622:28"},
+	{ 126, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:624:25"},
+	{ 126, 4, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:626:25"},
+	{ 126, 4, false, false, 0, CONTRACT_KINDS(307), "schema/pg15/deparse.txt:628:25"},
+	{ 127, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:630:33"},
+	{ 127, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:632:33"},
+	{ 127, 0, false, false, 0, CONTRACT_KINDS(310), "schema/pg15/deparse.txt:634:33"},
+	{ 127, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:636:27"},
+	{ 128, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:638:32"},
+	{ 128, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:640:32"},
+	{ 128, 0, false, false, 0, CONTRACT_KINDS(314), "schema/pg15/deparse.txt:642:32"},
+	{ 128, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:644:26"},
+	{ 128, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:646:25"},
+	{ 128, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:648:25"},
+	{ 128, 3, false, false, 0, CONTRACT_KINDS(318), "schema/pg15/deparse.txt:650:25"},
+	{ 129, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:652:18"},
+	{ 129, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:654:22"},
+	{ 129, 1, false, false, 0, CONTRACT_KINDS(321), "schema/pg15/deparse.txt:656:22"},
+	{ 129, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:658:19"},
+	{ 129, 2, false, false, 0, CONTRACT_KINDS(323), "schema/pg15/deparse.txt:660:19"},
+	{ 130, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:662:18"},
+	{ 130, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:664:20"},
+	{ 130, 1, false, false, 0, CONTRACT_KINDS(326), "schema/pg15/deparse.txt:666:20"},
+	{ 132, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:668:30"},
+	{ 132, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:670:25"},
+	{ 132, 2, false, false, 0, CONTRACT_KINDS(329), "schema/pg15/deparse.txt:672:25"},
+	{ 133, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:674:37"},
+	{ 133, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:676:30"},
+	{ 133, 3, false, false, 0, CONTRACT_KINDS(332), "schema/pg15/deparse.txt:678:30"},
+	{ 134, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:680:35"},
+	{ 135, 2, false, false, 0, CONTRACT_KINDS(334), "schema/pg15/deparse.txt:682:31"},
+	{ 135, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:684:32"},
+	{ 136, 2, false, false, 0, CONTRACT_KINDS(336), "schema/pg15/deparse.txt:686:30"},
+	{ 136, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:688:33"},
+	{ 137, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:690:23"},
+	{ 137, 2, false, false, 0, CONTRACT_KINDS(339), "schema/pg15/deparse.txt:692:23"},
+	{ 137, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:694:25"},
+	{ 138, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:696:28"},
+	{ 138, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:698:27"},
+	{ 138, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:700:27"},
+	{ 138, 1, false, false, 0, CONTRACT_KINDS(344), "schema/pg15/deparse.txt:702:27"},
+	{ 139, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:704:25"},
+	{ 139, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:706:25"},
+	{ 139, 0, false, false, 0, CONTRACT_KINDS(347), "schema/pg15/deparse.txt:708:25"},
+	{ 139, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:710:23"},
+	{ 139, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:712:23"},
+	{ 139, 1, false, false, 0, CONTRACT_KINDS(350), "schema/pg15/deparse.txt:714:23"},
+	{ 140, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:716:21"},
+	{ 140, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:718:21"},
+	{ 140, 0, false, false, 0, CONTRACT_KINDS(353), "schema/pg15/deparse.txt:720:21"},
+	{ 141, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:722:25"},
+	{ 141, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:724:25"},
+	{ 141, 0, false, false, 0, CONTRACT_KINDS(356), "schema/pg15/deparse.txt:726:25"},
+	{ 141, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:728:27"},
+	{ 142, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:730:27"},
+	{ 142, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:732:30"},
+	{ 142, 1, false, false, 0, CONTRACT_KINDS(360), "schema/pg15/deparse.txt:734:30"},
+	{ 143, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:736:26"},
+	{ 143, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:738:26"},
+	{ 143, 0, false, false, 0, CONTRACT_KINDS(363), "schema/pg15/deparse.txt:740:26"},
+	{ 143, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:742:21"},
+	{ 143, 1, false, false, 0, CONTRACT_KINDS(365), "schema/pg15/deparse.txt:744:21"},
+	{ 144, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:746:27"},
+	{ 144, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:748:27"},
+	{ 144, 0, false, false, 0, CONTRACT_KINDS(368), "schema/pg15/deparse.txt:750:27"},
+	{ 144, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:752:24"},
+	{ 144, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:754:24"},
+	{ 144, 1, false, false, 0, CONTRACT_KINDS(371), "schema/pg15/deparse.txt:756:24"},
+	{ 145, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:758:25"},
+	{ 145, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:760:25"},
+	{ 145, 0, false, false, 0, CONTRACT_KINDS(374), "schema/pg15/deparse.txt:762:25"},
+	{ 145, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:764:23"},
+	{ 146, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:766:32"},
+	{ 146, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:768:32"},
+	{ 146, 0, false, false, 0, CONTRACT_KINDS(378), "schema/pg15/deparse.txt:770:32"},
+	{ 146, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:772:31"},
+	{ 146, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:774:31"},
+	{ 146, 1, false, false, 0, CONTRACT_KINDS(381), "schema/pg15/deparse.txt:776:31"},
+	{ 147, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:778:34"},
+	{ 147, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:780:34"},
+	{ 147, 1, false, false, 0, CONTRACT_KINDS(384), "schema/pg15/deparse.txt:782:34"},
+	{ 147, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:784:36"},
+	{ 147, 2, false, false, 0, CONTRACT_KINDS(386), "schema/pg15/deparse.txt:786:36"},
+	{ 147, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:788:32"},
+	{ 147, 3, false, false, 0, CONTRACT_KINDS(388), "schema/pg15/deparse.txt:790:32"},
+	{ 148, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:792:23"},
+	{ 148, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:794:28"},
+	{ 148, 1, false, false, 0, CONTRACT_KINDS(391), "schema/pg15/deparse.txt:796:28"},
+	{ 148, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:798:23"},
+	{ 148, 2, false, false, 0, CONTRACT_KINDS(393), "schema/pg15/deparse.txt:800:23"},
+	{ 149, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:802:22"},
+	{ 149, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:804:27"},
+	{ 149, 1, false, false, 0, CONTRACT_KINDS(396), "schema/pg15/deparse.txt:806:27"},
+	{ 149, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:808:22"},
+	{ 149, 2, false, false, 0, CONTRACT_KINDS(398), "schema/pg15/deparse.txt:810:22"},
+	{ 150, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:812:36"},
+	{ 150, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:814:33"},
+	{ 150, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:816:33"},
+	{ 150, 5, false, false, 0, CONTRACT_KINDS(402), "schema/pg15/deparse.txt:818:33"},
+	{ 151, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:820:35"},
+	{ 151, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:822:32"},
+	{ 151, 2, false, false, 0, CONTRACT_KINDS(405), "schema/pg15/deparse.txt:824:32"},
+	{ 152, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:826:28"},
+	{ 152, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:828:34"},
+	{ 152, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:830:31"},
+	{ 152, 3, false, false, 0, CONTRACT_KINDS(409), "schema/pg15/deparse.txt:832:31"},
+	{ 153, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:834:27"},
+	{ 153, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:836:33"},
+	{ 153, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:838:30"},
+	{ 153, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:840:30"},
+	{ 153, 2, false, false, 0, CONTRACT_KINDS(414), "schema/pg15/deparse.txt:842:30"},
+	{ 154, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:844:26"},
+	{ 154, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:846:32"},
+	{ 155, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:848:43"},
+	{ 155, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:850:36"},
+	{ 155, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:852:36"},
+	{ 155, 1, false, false, 0, CONTRACT_KINDS(420), "schema/pg15/deparse.txt:854:36"},
+	{ 156, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:856:43"},
+	{ 156, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:858:29"},
+	{ 156, 2, false, false, 0, CONTRACT_KINDS(423), "schema/pg15/deparse.txt:860:29"},
+	{ 156, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:862:42"},
+	{ 157, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:864:21"},
+	{ 157, 1, false, false, 0, CONTRACT_KINDS(426), "schema/pg15/deparse.txt:866:21"},
+	{ 158, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:868:34"},
+	{ 158, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:870:35"},
+	{ 158, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:872:32"},
+	{ 158, 2, false, false, 0, CONTRACT_KINDS(430), "schema/pg15/deparse.txt:874:32"},
+	{ 159, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:876:37"},
+	{ 159, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:878:39"},
+	{ 159, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:880:38"},
+	{ 159, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:882:36"},
+	{ 159, 4, false, false, 0, CONTRACT_KINDS(435), "schema/pg15/deparse.txt:884:36"},
+	{ 159, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:886:33"},
+	{ 159, 5, false, false, 0, CONTRACT_KINDS(437), "schema/pg15/deparse.txt:888:33"},
+	{ 160, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:890:29"},
+	{ 160, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:892:29"},
+	{ 160, 2, false, false, 0, CONTRACT_KINDS(440), "schema/pg15/deparse.txt:894:29"},
+	{ 161, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:896:28"},
+	{ 161, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:898:28"},
+	{ 161, 1, false, false, 0, CONTRACT_KINDS(443), "schema/pg15/deparse.txt:900:28"},
+	{ 162, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:902:36"},
+	{ 162, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:904:35"},
+	{ 162, 3, false, false, 0, CONTRACT_KINDS(446), "schema/pg15/deparse.txt:906:35"},
+	{ 163, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:908:30"},
+	{ 163, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:910:31"},
+	{ 163, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:912:32"},
+	{ 163, 2, false, false, 0, CONTRACT_KINDS(450), "schema/pg15/deparse.txt:914:32"},
+	{ 163, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:916:30"},
+	{ 163, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:918:30"},
+	{ 163, 3, false, false, 0, CONTRACT_KINDS(453), "schema/pg15/deparse.txt:920:30"},
+	{ 164, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:922:29"},
+	{ 164, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:924:30"},
+	{ 165, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:926:29"},
+	{ 166, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:928:35"},
+	{ 167, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:930:25"},
+	{ 168, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:932:30"},
+	{ 168, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:934:24"},
+	{ 168, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:936:27"},
+	{ 168, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:938:24"},
+	{ 168, 4, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:940:24"},
+	{ 168, 4, false, false, 0, CONTRACT_KINDS(464), "schema/pg15/deparse.txt:942:24"},
+	{ 168, 5, false, false, 0, CONTRACT_KINDS(465), "schema/pg15/deparse.txt:944:23"},
+	{ 168, 6, false, false, 0, CONTRACT_KINDS(466), "schema/pg15/deparse.txt:946:29"},
+	{ 169, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:948:29"},
+	{ 169, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:950:23"},
+	{ 169, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:952:23"},
+	{ 169, 2, false, false, 0, CONTRACT_KINDS(470), "schema/pg15/deparse.txt:954:23"},
+	{ 169, 3, false, false, 0, CONTRACT_KINDS(471), "schema/pg15/deparse.txt:956:22"},
+	{ 169, 4, false, false, 0, CONTRACT_KINDS(472), "schema/pg15/deparse.txt:958:28"},
+	{ 170, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:960:31"},
+	{ 170, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:962:26"},
+	{ 171, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:964:21"},
+	{ 171, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:966:27"},
+	{ 171, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:968:27"},
+	{ 171, 1, false, false, 0, CONTRACT_KINDS(478), "schema/pg15/deparse.txt:970:27"},
+	{ 171, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:972:21"},
+	{ 172, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:974:31"},
+	{ 172, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:976:31"},
+	{ 172, 1, false, false, 0, CONTRACT_KINDS(482), "schema/pg15/deparse.txt:978:31"},
+	{ 172, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:980:34"},
+	{ 172, 2, false, false, 0, CONTRACT_KINDS(484), "schema/pg15/deparse.txt:982:34"},
+	{ 173, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:984:30"},
+	{ 173, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:986:30"},
+	{ 173, 1, false, false, 0, CONTRACT_KINDS(487), "schema/pg15/deparse.txt:988:30"},
+	{ 173, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:990:33"},
+	{ 173, 2, false, false, 0, CONTRACT_KINDS(489), "schema/pg15/deparse.txt:992:33"},
+	{ 174, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:994:32"},
+	{ 174, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:996:36"},
+	{ 174, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:998:36"},
+	{ 174, 2, false, false, 0, CONTRACT_KINDS(493), "schema/pg15/deparse.txt:1000:36"},
+	{ 174, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1002:32"},
+	{ 174, 3, false, false, 0, CONTRACT_KINDS(495), "schema/pg15/deparse.txt:1004:32"},
+	{ 175, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1006:31"},
+	{ 175, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1008:35"},
+	{ 175, 3, false, false, 0, CONTRACT_KINDS(498), "schema/pg15/deparse.txt:1010:35"},
+	{ 175, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1012:31"},
+	{ 175, 4, false, false, 0, CONTRACT_KINDS(500), "schema/pg15/deparse.txt:1014:31"},
+	{ 176, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1016:30"},
+	{ 177, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1018:26"},
+	{ 177, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1020:26"},
+	{ 177, 0, false, false, 0, CONTRACT_KINDS(504), "schema/pg15/deparse.txt:1022:26"},
+	{ 177, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1024:28"},
+	{ 177, 1, false, false, 0, CONTRACT_KINDS(506), "schema/pg15/deparse.txt:1026:28"},
+	{ 177, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1028:23"},
+	{ 177, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1030:23"},
+	{ 177, 2, false, false, 0, CONTRACT_KINDS(509), "schema/pg15/deparse.txt:1032:23"},
+	{ 177, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1034:27"},
+	{ 177, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1036:27"},
+	{ 177, 3, false, false, 0, CONTRACT_KINDS(512), "schema/pg15/deparse.txt:1038:27"},
+	{ 178, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1040:29"},
+	{ 178, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1042:29"},
+	{ 178, 0, false, false, 0, CONTRACT_KINDS(515), "schema/pg15/deparse.txt:1044:29"},
+	{ 179, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1046:19"},
+	{ 180, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1048:25"},
+	{ 180, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1050:25"},
+	{ 180, 0, false, false, 0, CONTRACT_KINDS(519), "schema/pg15/deparse.txt:1052:25"},
+	{ 181, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1054:13"},
+	{ 181, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1056:13"},
+	{ 181, 1, false, false, 0, CONTRACT_KINDS(522), "schema/pg15/deparse.txt:1058:13"},
+	{ 181, 2, false, false, 0, CONTRACT_KINDS(523), "schema/pg15/deparse.txt:1060:14"},
+	{ 181, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1062:14"},
+	{ 181, 3, false, false, 0, CONTRACT_KINDS(525), "schema/pg15/deparse.txt:1064:14"},
+	{ 182, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1066:18"},
+	{ 182, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1068:18"},
+	{ 182, 0, false, false, 0, CONTRACT_KINDS(528), "schema/pg15/deparse.txt:1070:18"},
+	{ 184, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1072:19"},
+	{ 184, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1074:19"},
+	{ 184, 0, false, false, 0, CONTRACT_KINDS(531), "schema/pg15/deparse.txt:1076:19"},
+	{ 184, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1078:15"},
+	{ 184, 1, false, false, 0, CONTRACT_KINDS(533), "schema/pg15/deparse.txt:1080:15"},
+	{ 184, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1082:20"},
+	{ 184, 2, false, false, 0, CONTRACT_KINDS(535), "schema/pg15/deparse.txt:1084:20"},
+	{ 184, 3, false, false, 0, CONTRACT_KINDS(536), "schema/pg15/deparse.txt:1086:21"},
+	{ 186, 1, false, false, 0, CONTRACT_KINDS(537), "schema/pg15/deparse.txt:1088:16"},
+	{ 186, 2, false, false, 0, CONTRACT_KINDS(538), "schema/pg15/deparse.txt:1090:16"},
+	{ 187, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1092:19"},
+	{ 187, 0, false, false, 0, CONTRACT_KINDS(540), "schema/pg15/deparse.txt:1094:19"},
+	{ 187, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1096:27"},
+	{ 187, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1098:27"},
+	{ 187, 1, false, false, 0, CONTRACT_KINDS(543), "schema/pg15/deparse.txt:1100:27"},
+	{ 188, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1102:22"},
+	{ 188, 0, false, false, 0, CONTRACT_KINDS(545), "schema/pg15/deparse.txt:1104:22"},
+	{ 189, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1106:23"},
+	{ 189, 1, false, false, 0, CONTRACT_KINDS(547), "schema/pg15/deparse.txt:1108:23"},
+	{ 189, 2, false, false, 0, CONTRACT_KINDS(548), "schema/pg15/deparse.txt:1110:15"},
+	{ 190, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1112:23"},
+	{ 190, 0, false, false, 0, CONTRACT_KINDS(550), "schema/pg15/deparse.txt:1114:23"},
+	{ 191, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1116:14"},
+	{ 191, 0, false, false, 0, CONTRACT_KINDS(552), "schema/pg15/deparse.txt:1118:14"},
+	{ 191, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1120:20"},
+	{ 192, 0, false, false, 0, CONTRACT_KINDS(554), "schema/pg15/deparse.txt:1122:19"},
+	{ 192, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1124:24"},
+	{ 192, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1126:24"},
+	{ 192, 1, false, false, 0, CONTRACT_KINDS(557), "schema/pg15/deparse.txt:1128:24"},
+	{ 193, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1130:13"},
+	{ 193, 0, false, false, 0, CONTRACT_KINDS(559), "schema/pg15/deparse.txt:1132:13"},
+	{ 193, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1134:15"},
+	{ 193, 3, false, false, 0, CONTRACT_KINDS(561), "schema/pg15/deparse.txt:1136:15"},
+	{ 194, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1138:28"},
+	{ 194, 2, false, false, 0, CONTRACT_KINDS(563), "schema/pg15/deparse.txt:1140:28"},
+	{ 194, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1142:24"},
+	{ 194, 3, false, false, 0, CONTRACT_KINDS(565), "schema/pg15/deparse.txt:1144:24"},
+	{ 194, 5, false, false, 0, CONTRACT_KINDS(566), "schema/pg15/deparse.txt:1146:24"},
+	{ 194, 6, false, false, 0, CONTRACT_KINDS(567), "schema/pg15/deparse.txt:1148:22"},
+	{ 195, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1150:25"},
+	{ 195, 1, false, false, 0, CONTRACT_KINDS(569), "schema/pg15/deparse.txt:1152:25"},
+	{ 195, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1154:22"},
+	{ 196, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1156:25"},
+	{ 196, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1158:25"},
+	{ 196, 3, false, false, 0, CONTRACT_KINDS(573), "schema/pg15/deparse.txt:1160:25"},
+	{ 196, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1162:26"},
+	{ 196, 5, false, false, 0, CONTRACT_KINDS(575), "schema/pg15/deparse.txt:1164:26"},
+	{ 197, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1166:27"},
+	{ 197, 0, false, false, 0, CONTRACT_KINDS(577), "schema/pg15/deparse.txt:1168:27"},
+	{ 197, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1170:25"},
+	{ 197, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1172:25"},
+	{ 197, 1, false, false, 0, CONTRACT_KINDS(580), "schema/pg15/deparse.txt:1174:25"},
+	{ 197, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1176:23"},
+	{ 197, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1178:23"},
+	{ 197, 2, false, false, 0, CONTRACT_KINDS(583), "schema/pg15/deparse.txt:1180:23"},
+	{ 197, 3, false, false, 0, CONTRACT_KINDS(584), "schema/pg15/deparse.txt:1182:29"},
+	{ 198, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1184:24"},
+	{ 198, 1, false, false, 0, CONTRACT_KINDS(586), "schema/pg15/deparse.txt:1186:24"},
+	{ 198, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1188:24"},
+	{ 198, 2, false, false, 0, CONTRACT_KINDS(588), "schema/pg15/deparse.txt:1190:24"},
+	{ 198, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1192:27"},
+	{ 198, 3, false, false, 0, CONTRACT_KINDS(590), "schema/pg15/deparse.txt:1194:27"},
+	{ 198, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1196:24"},
+	{ 198, 4, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1198:24"},
+	{ 198, 4, false, false, 0, CONTRACT_KINDS(593), "schema/pg15/deparse.txt:1200:24"},
+	{ 199, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1202:27"},
+	{ 199, 4, false, false, 0, CONTRACT_KINDS(595), "schema/pg15/deparse.txt:1204:27"},
+	{ 199, 5, false, false, 0, CONTRACT_KINDS(596), "schema/pg15/deparse.txt:1206:30"},
+	{ 200, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1208:16"},
+	{ 200, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1210:16"},
+	{ 200, 0, false, false, 0, CONTRACT_KINDS(599), "schema/pg15/deparse.txt:1212:16"},
+	{ 200, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1214:18"},
+	{ 200, 4, false, false, 0, CONTRACT_KINDS(601), "schema/pg15/deparse.txt:1216:18"},
+	{ 200, 6, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1218:23"},
+	{ 200, 6, false, false, 0, CONTRACT_KINDS(603), "schema/pg15/deparse.txt:1220:23"},
+	{ 201, 15, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1222:23"},
+	{ 201, 15, false, false, 0, CONTRACT_KINDS(605), "schema/pg15/deparse.txt:1224:23"},
+	{ 201, 16, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1226:22"},
+	{ 201, 16, false, false, 0, CONTRACT_KINDS(607), "schema/pg15/deparse.txt:1228:22"},
+	{ 202, 1, false, false, 0, CONTRACT_KINDS(608), "schema/pg15/deparse.txt:1230:16"},
+	{ 202, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1232:21"},
+	{ 202, 3, false, false, 0, CONTRACT_KINDS(610), "schema/pg15/deparse.txt:1234:21"},
+	{ 202, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1236:19"},
+	{ 202, 4, false, false, 0, CONTRACT_KINDS(612), "schema/pg15/deparse.txt:1238:19"},
+	{ 202, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1240:23"},
+	{ 202, 5, false, false, 0, CONTRACT_KINDS(614), "schema/pg15/deparse.txt:1242:23"},
+	{ 203, 1, false, false, 0, CONTRACT_KINDS(615), "schema/pg15/deparse.txt:1244:16"},
+	{ 204, 6, false, false, 0, CONTRACT_KINDS(616), "schema/pg15/deparse.txt:1246:21"},
+	{ 204, 10, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1248:17"},
+	{ 204, 10, false, false, 0, CONTRACT_KINDS(618), "schema/pg15/deparse.txt:1250:17"},
+	{ 204, 12, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1252:23"},
+	{ 204, 12, false, false, 0, CONTRACT_KINDS(620), "schema/pg15/deparse.txt:1254:23"},
+	{ 204, 13, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1256:20"},
+	{ 204, 13, false, false, 0, CONTRACT_KINDS(622), "schema/pg15/deparse.txt:1258:20"},
+	{ 204, 20, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1260:21"},
+	{ 204, 20, false, false, 0, CONTRACT_KINDS(624), "schema/pg15/deparse.txt:1262:21"},
+	{ 204, 21, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1264:21"},
+	{ 204, 21, false, false, 0, CONTRACT_KINDS(626), "schema/pg15/deparse.txt:1266:21"},
+	{ 205, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1268:17"},
+	{ 205, 2, false, false, 0, CONTRACT_KINDS(628), "schema/pg15/deparse.txt:1270:13"},
+	{ 205, 2, false, false, 0, CONTRACT_KINDS(629), "schema/pg15/deparse.txt:1272:13"},
+	{ 211, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1274:21"},
+	{ 211, 1, false, false, 0, CONTRACT_KINDS(631), "schema/pg15/deparse.txt:1276:21"},
+	{ 213, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1278:24"},
+	{ 213, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1280:24"},
+	{ 213, 0, false, false, 0, CONTRACT_KINDS(634), "schema/pg15/deparse.txt:1282:24"},
+	{ 213, 1, false, false, 0, CONTRACT_KINDS(635), "schema/pg15/deparse.txt:1284:24"},
+	{ 213, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1286:28"},
+	{ 213, 2, false, false, 0, CONTRACT_KINDS(637), "schema/pg15/deparse.txt:1288:28"},
+	{ 214, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1290:17"},
+	{ 214, 1, false, false, 0, CONTRACT_KINDS(639), "schema/pg15/deparse.txt:1292:17"},
+	{ 215, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1294:32"},
+	{ 215, 3, false, false, 0, CONTRACT_KINDS(641), "schema/pg15/deparse.txt:1296:32"},
+	{ 215, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1298:30"},
+	{ 215, 4, false, false, 0, CONTRACT_KINDS(643), "schema/pg15/deparse.txt:1300:30"},
+	{ 216, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1302:26"},
+	{ 217, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1304:28"},
+	{ 217, 3, false, false, 0, CONTRACT_KINDS(646), "schema/pg15/deparse.txt:1306:27"},
+	{ 218, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1308:27"},
+	{ 218, 0, false, false, 0, CONTRACT_KINDS(648), "schema/pg15/deparse.txt:1310:27"},
+	{ 220, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1312:19"},
+	{ 220, 1, false, false, 0, CONTRACT_KINDS(650), "schema/pg15/deparse.txt:1314:19"},
+	{ 220, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1316:24"},
+	{ 221, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1318:17"},
+	{ 221, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1320:17"},
+	{ 221, 0, false, false, 0, CONTRACT_KINDS(654), "schema/pg15/deparse.txt:1322:17"},
+	{ 222, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1324:25"},
+	{ 222, 0, false, false, 0, CONTRACT_KINDS(656), "schema/pg15/deparse.txt:1326:25"},
+	{ 222, 1, false, false, 0, CONTRACT_KINDS(657), "schema/pg15/deparse.txt:1328:26"},
+	{ 223, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1330:30"},
+	{ 223, 2, false, false, 0, CONTRACT_KINDS(659), "schema/pg15/deparse.txt:1332:30"},
+	{ 223, 3, false, false, 0, CONTRACT_KINDS(660), "schema/pg15/deparse.txt:1334:31"},
+	{ 224, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1336:33"},
+	{ 224, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1338:33"},
+	{ 224, 0, false, false, 0, CONTRACT_KINDS(663), "schema/pg15/deparse.txt:1340:33"},
+	{ 224, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1342:35"},
+	{ 225, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1344:31"},
+	{ 225, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1346:31"},
+	{ 225, 0, false, false, 0, CONTRACT_KINDS(667), "schema/pg15/deparse.txt:1348:31"},
+	{ 225, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1350:34"},
+	{ 225, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1352:33"},
+	{ 225, 2, false, false, 0, CONTRACT_KINDS(670), "schema/pg15/deparse.txt:1354:33"},
+	{ 225, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1356:35"},
+	{ 225, 3, false, false, 0, CONTRACT_KINDS(672), "schema/pg15/deparse.txt:1358:35"},
+	{ 225, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1360:34"},
+	{ 226, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1362:25"},
+	{ 226, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1364:31"},
+	{ 226, 1, false, false, 0, CONTRACT_KINDS(676), "schema/pg15/deparse.txt:1366:31"},
+	{ 226, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1368:26"},
+	{ 226, 3, false, false, 0, CONTRACT_KINDS(678), "schema/pg15/deparse.txt:1370:26"},
+	{ 227, 3, false, false, 0, CONTRACT_KINDS(679), "schema/pg15/deparse.txt:1372:27"},
+	{ 227, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1374:29"},
+	{ 227, 4, false, false, 0, CONTRACT_KINDS(681), "schema/pg15/deparse.txt:1376:29"},
+	{ 227, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1378:24"},
+	{ 227, 5, false, false, 0, CONTRACT_KINDS(683), "schema/pg15/deparse.txt:1380:24"},
+	{ 229, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1382:24"},
+	{ 230, 1, false, false, 0, CONTRACT_KINDS(685), "schema/pg15/deparse.txt:1384:20"},
+	{ 230, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1386:25"},
+	{ 230, 2, false, false, 0, CONTRACT_KINDS(687), "schema/pg15/deparse.txt:1388:25"},
+	{ 230, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1390:23"},
+	{ 230, 3, false, false, 0, CONTRACT_KINDS(689), "schema/pg15/deparse.txt:1392:23"},
+	{ 231, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1394:24"},
+	{ 231, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1396:27"},
+	{ 231, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1398:27"},
+	{ 231, 1, false, false, 0, CONTRACT_KINDS(693), "schema/pg15/deparse.txt:1400:27"},
+	{ 232, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1402:31"},
+	{ 232, 4, false, false, 0, CONTRACT_KINDS(695), "schema/pg15/deparse.txt:1404:31"},
+	{ 232, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1406:32"},
+	{ 232, 5, false, false, 0, CONTRACT_KINDS(697), "schema/pg15/deparse.txt:1408:32"},
+	{ 232, 6, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1410:32"},
+	{ 232, 6, false, false, 0, CONTRACT_KINDS(699), "schema/pg15/deparse.txt:1412:32"},
+	{ 234, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1414:19"},
+	{ 235, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1416:25"},
+	{ 235, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1418:24"},
+	{ 235, 2, false, false, 0, CONTRACT_KINDS(703), "schema/pg15/deparse.txt:1420:24"},
+	{ 237, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1422:27"},
+	{ 237, 1, false, false, 0, CONTRACT_KINDS(705), "schema/pg15/deparse.txt:1424:31"},
+	{ 237, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1426:26"},
+	{ 237, 2, false, false, 0, CONTRACT_KINDS(707), "schema/pg15/deparse.txt:1428:26"},
 	{0}
 };
 
@@ -1673,201 +1624,201 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 	{ 34, 3 }, /* CoalesceExpr */
 	{ 37, 3 }, /* MinMaxExpr */
 	{ 40, 0 }, /* SQLValueFunction */
-	{ 40, 6 }, /* XmlExpr */
-	{ 46, 2 }, /* NullTest */
-	{ 48, 2 }, /* BooleanTest */
-	{ 50, 0 }, /* CoerceToDomain */
-	{ 50, 0 }, /* CoerceToDomainValue */
-	{ 50, 0 }, /* SetToDefault */
-	{ 50, 1 }, /* CurrentOfExpr */
-	{ 51, 0 }, /* NextValueExpr */
-	{ 51, 0 }, /* InferenceElem */
-	{ 51, 0 }, /* TargetEntry */
-	{ 51, 0 }, /* RangeTblRef */
-	{ 51, 7 }, /* JoinExpr */
-	{ 58, 0 }, /* FromExpr */
-	{ 58, 0 }, /* OnConflictExpr */
-	{ 58, 5 }, /* IntoClause */
-	{ 63, 0 }, /* MergeAction */
-	{ 63, 1 }, /* RawStmt */
-	{ 64, 0 }, /* Query */
-	{ 64, 6 }, /* InsertStmt */
-	{ 70, 5 }, /* DeleteStmt */
-	{ 75, 8 }, /* UpdateStmt */
-	{ 83, 8 }, /* MergeStmt */
-	{ 91, 18 }, /* SelectStmt */
-	{ 109, 2 }, /* ReturnStmt */
-	{ 111, 0 }, /* PLAssignStmt */
-	{ 111, 4 }, /* AlterTableStmt */
-	{ 115, 2 }, /* AlterTableCmd */
-	{ 117, 5 }, /* AlterDomainStmt */
-	{ 122, 0 }, /* SetOperationStmt */
-	{ 122, 8 }, /* GrantStmt */
-	{ 130, 7 }, /* GrantRoleStmt */
-	{ 137, 3 }, /* AlterDefaultPrivilegesStmt */
-	{ 140, 0 }, /* ClosePortalStmt */
-	{ 140, 3 }, /* ClusterStmt */
-	{ 143, 8 }, /* CopyStmt */
-	{ 151, 9 }, /* CreateStmt */
-	{ 160, 7 }, /* DefineStmt */
-	{ 167, 3 }, /* DropStmt */
-	{ 170, 3 }, /* TruncateStmt */
-	{ 173, 2 }, /* CommentStmt */
-	{ 175, 1 }, /* FetchStmt */
-	{ 176, 10 }, /* IndexStmt */
-	{ 186, 8 }, /* CreateFunctionStmt */
-	{ 194, 4 }, /* AlterFunctionStmt */
-	{ 198, 3 }, /* DoStmt */
-	{ 201, 2 }, /* RenameStmt */
-	{ 203, 5 }, /* RuleStmt */
-	{ 208, 1 }, /* NotifyStmt */
-	{ 209, 1 }, /* ListenStmt */
-	{ 210, 0 }, /* UnlistenStmt */
-	{ 210, 2 }, /* TransactionStmt */
-	{ 212, 7 }, /* ViewStmt */
-	{ 219, 1 }, /* LoadStmt */
-	{ 220, 6 }, /* CreateDomainStmt */
-	{ 226, 3 }, /* CreatedbStmt */
-	{ 229, 3 }, /* DropdbStmt */
-	{ 232, 4 }, /* VacuumStmt */
-	{ 236, 4 }, /* ExplainStmt */
-	{ 240, 3 }, /* CreateTableAsStmt */
-	{ 243, 3 }, /* CreateSeqStmt */
-	{ 246, 4 }, /* AlterSeqStmt */
-	{ 250, 3 }, /* VariableSetStmt */
-	{ 253, 1 }, /* VariableShowStmt */
-	{ 254, 0 }, /* DiscardStmt */
-	{ 254, 12 }, /* CreateTrigStmt */
-	{ 266, 8 }, /* CreatePLangStmt */
-	{ 274, 3 }, /* CreateRoleStmt */
-	{ 277, 3 }, /* AlterRoleStmt */
-	{ 280, 3 }, /* DropRoleStmt */
-	{ 283, 3 }, /* LockStmt */
-	{ 286, 2 }, /* ConstraintsSetStmt */
-	{ 288, 2 }, /* ReindexStmt */
-	{ 290, 0 }, /* CheckPointStmt */
-	{ 290, 2 }, /* CreateSchemaStmt */
-	{ 292, 3 }, /* AlterDatabaseStmt */
-	{ 295, 0 }, /* AlterDatabaseRefreshCollStmt */
-	{ 295, 2 }, /* AlterDatabaseSetStmt */
-	{ 297, 1 }, /* AlterRoleSetStmt */
-	{ 298, 8 }, /* CreateConversionStmt */
-	{ 306, 2 }, /* CreateCastStmt */
-	{ 308, 10 }, /* CreateOpClassStmt */
-	{ 318, 4 }, /* CreateOpFamilyStmt */
-	{ 322, 7 }, /* AlterOpFamilyStmt */
-	{ 329, 5 }, /* PrepareStmt */
-	{ 334, 3 }, /* ExecuteStmt */
-	{ 337, 0 }, /* DeallocateStmt */
-	{ 337, 3 }, /* DeclareCursorStmt */
-	{ 340, 3 }, /* CreateTableSpaceStmt */
-	{ 343, 1 }, /* DropTableSpaceStmt */
-	{ 344, 2 }, /* AlterObjectDependsStmt */
-	{ 346, 2 }, /* AlterObjectSchemaStmt */
-	{ 348, 3 }, /* AlterOwnerStmt */
-	{ 351, 4 }, /* AlterOperatorStmt */
-	{ 355, 6 }, /* AlterTypeStmt */
-	{ 361, 3 }, /* DropOwnedStmt */
-	{ 364, 4 }, /* ReassignOwnedStmt */
-	{ 368, 3 }, /* CompositeTypeStmt */
-	{ 371, 5 }, /* CreateEnumStmt */
-	{ 376, 6 }, /* CreateRangeStmt */
-	{ 382, 4 }, /* AlterEnumStmt */
-	{ 386, 6 }, /* AlterTSDictionaryStmt */
-	{ 392, 7 }, /* AlterTSConfigurationStmt */
-	{ 399, 5 }, /* CreateFdwStmt */
-	{ 404, 5 }, /* AlterFdwStmt */
-	{ 409, 4 }, /* CreateForeignServerStmt */
-	{ 413, 3 }, /* AlterForeignServerStmt */
-	{ 416, 4 }, /* CreateUserMappingStmt */
-	{ 420, 5 }, /* AlterUserMappingStmt */
-	{ 425, 2 }, /* DropUserMappingStmt */
-	{ 427, 4 }, /* AlterTableSpaceOptionsStmt */
-	{ 431, 4 }, /* AlterTableMoveAllStmt */
-	{ 435, 2 }, /* SecLabelStmt */
-	{ 437, 4 }, /* CreateForeignTableStmt */
-	{ 441, 7 }, /* ImportForeignSchemaStmt */
-	{ 448, 3 }, /* CreateExtensionStmt */
-	{ 451, 3 }, /* AlterExtensionStmt */
-	{ 454, 3 }, /* AlterExtensionContentsStmt */
-	{ 457, 7 }, /* CreateEventTrigStmt */
-	{ 464, 2 }, /* AlterEventTrigStmt */
-	{ 466, 1 }, /* RefreshMatViewStmt */
-	{ 467, 1 }, /* ReplicaIdentityStmt */
-	{ 468, 1 }, /* AlterSystemStmt */
-	{ 469, 8 }, /* CreatePolicyStmt */
-	{ 477, 6 }, /* AlterPolicyStmt */
-	{ 483, 2 }, /* CreateTransformStmt */
-	{ 485, 5 }, /* CreateAmStmt */
-	{ 490, 5 }, /* CreatePublicationStmt */
-	{ 495, 5 }, /* AlterPublicationStmt */
-	{ 500, 6 }, /* CreateSubscriptionStmt */
-	{ 506, 5 }, /* AlterSubscriptionStmt */
-	{ 511, 1 }, /* DropSubscriptionStmt */
-	{ 512, 11 }, /* CreateStatsStmt */
-	{ 523, 3 }, /* AlterCollationStmt */
-	{ 526, 1 }, /* CallStmt */
-	{ 527, 3 }, /* AlterStatsStmt */
-	{ 530, 6 }, /* A_Expr */
-	{ 536, 3 }, /* ColumnRef */
-	{ 539, 0 }, /* ParamRef */
-	{ 539, 8 }, /* FuncCall */
-	{ 547, 0 }, /* A_Star */
-	{ 547, 2 }, /* A_Indices */
-	{ 549, 6 }, /* A_Indirection */
-	{ 555, 2 }, /* A_ArrayExpr */
-	{ 557, 3 }, /* ResTarget */
-	{ 560, 2 }, /* MultiAssignRef */
-	{ 562, 3 }, /* TypeCast */
-	{ 565, 4 }, /* CollateClause */
-	{ 569, 4 }, /* SortBy */
-	{ 573, 6 }, /* WindowDef */
-	{ 579, 3 }, /* RangeSubselect */
-	{ 582, 5 }, /* RangeFunction */
-	{ 587, 9 }, /* RangeTableSample */
-	{ 596, 9 }, /* RangeTableFunc */
-	{ 605, 3 }, /* RangeTableFuncCol */
-	{ 608, 7 }, /* TypeName */
-	{ 615, 5 }, /* ColumnDef */
-	{ 620, 7 }, /* IndexElem */
-	{ 627, 1 }, /* StatsElem */
-	{ 628, 12 }, /* Constraint */
-	{ 640, 3 }, /* DefElem */
-	{ 643, 0 }, /* RangeTblEntry */
-	{ 643, 0 }, /* RangeTblFunction */
-	{ 643, 0 }, /* TableSampleClause */
-	{ 643, 0 }, /* WithCheckOption */
-	{ 643, 0 }, /* SortGroupClause */
-	{ 643, 2 }, /* GroupingSet */
-	{ 645, 0 }, /* WindowClause */
-	{ 645, 6 }, /* ObjectWithArgs */
-	{ 651, 2 }, /* AccessPriv */
-	{ 653, 4 }, /* CreateOpClassItem */
-	{ 657, 1 }, /* TableLikeClause */
-	{ 658, 3 }, /* FunctionParameter */
-	{ 661, 3 }, /* LockingClause */
-	{ 664, 0 }, /* RowMarkClause */
-	{ 664, 3 }, /* XmlSerialize */
-	{ 667, 3 }, /* WithClause */
-	{ 670, 3 }, /* InferClause */
-	{ 673, 3 }, /* OnConflictClause */
-	{ 676, 4 }, /* CTESearchClause */
-	{ 680, 9 }, /* CTECycleClause */
-	{ 689, 5 }, /* CommonTableExpr */
-	{ 694, 5 }, /* MergeWhenClause */
-	{ 699, 0 }, /* RoleSpec */
-	{ 699, 1 }, /* TriggerTransition */
-	{ 700, 5 }, /* PartitionElem */
-	{ 705, 4 }, /* PartitionSpec */
-	{ 709, 6 }, /* PartitionBoundSpec */
-	{ 715, 0 }, /* PartitionRangeDatum */
-	{ 715, 2 }, /* PartitionCmd */
-	{ 717, 3 }, /* VacuumRelation */
-	{ 720, 0 }, /* PublicationObjSpec */
-	{ 720, 4 }, /* PublicationTable */
-	{ 724, 0 }, /* InlineCodeBlock */
-	{ 724, 0 }, /* CallContext */
-	{ 724, 0 }, /* ScanToken */
+	{ 40, 4 }, /* XmlExpr */
+	{ 44, 2 }, /* NullTest */
+	{ 46, 2 }, /* BooleanTest */
+	{ 48, 0 }, /* CoerceToDomain */
+	{ 48, 0 }, /* CoerceToDomainValue */
+	{ 48, 0 }, /* SetToDefault */
+	{ 48, 1 }, /* CurrentOfExpr */
+	{ 49, 0 }, /* NextValueExpr */
+	{ 49, 0 }, /* InferenceElem */
+	{ 49, 0 }, /* TargetEntry */
+	{ 49, 0 }, /* RangeTblRef */
+	{ 49, 7 }, /* JoinExpr */
+	{ 56, 0 }, /* FromExpr */
+	{ 56, 0 }, /* OnConflictExpr */
+	{ 56, 5 }, /* IntoClause */
+	{ 61, 0 }, /* MergeAction */
+	{ 61, 0 }, /* RawStmt */
+	{ 61, 0 }, /* Query */
+	{ 61, 6 }, /* InsertStmt */
+	{ 67, 5 }, /* DeleteStmt */
+	{ 72, 8 }, /* UpdateStmt */
+	{ 80, 8 }, /* MergeStmt */
+	{ 88, 18 }, /* SelectStmt */
+	{ 106, 2 }, /* ReturnStmt */
+	{ 108, 0 }, /* PLAssignStmt */
+	{ 108, 4 }, /* AlterTableStmt */
+	{ 112, 1 }, /* AlterTableCmd */
+	{ 113, 5 }, /* AlterDomainStmt */
+	{ 118, 0 }, /* SetOperationStmt */
+	{ 118, 7 }, /* GrantStmt */
+	{ 125, 6 }, /* GrantRoleStmt */
+	{ 131, 3 }, /* AlterDefaultPrivilegesStmt */
+	{ 134, 0 }, /* ClosePortalStmt */
+	{ 134, 2 }, /* ClusterStmt */
+	{ 136, 8 }, /* CopyStmt */
+	{ 144, 7 }, /* CreateStmt */
+	{ 151, 7 }, /* DefineStmt */
+	{ 158, 3 }, /* DropStmt */
+	{ 161, 3 }, /* TruncateStmt */
+	{ 164, 2 }, /* CommentStmt */
+	{ 166, 1 }, /* FetchStmt */
+	{ 167, 10 }, /* IndexStmt */
+	{ 177, 8 }, /* CreateFunctionStmt */
+	{ 185, 4 }, /* AlterFunctionStmt */
+	{ 189, 3 }, /* DoStmt */
+	{ 192, 2 }, /* RenameStmt */
+	{ 194, 5 }, /* RuleStmt */
+	{ 199, 1 }, /* NotifyStmt */
+	{ 200, 1 }, /* ListenStmt */
+	{ 201, 0 }, /* UnlistenStmt */
+	{ 201, 2 }, /* TransactionStmt */
+	{ 203, 7 }, /* ViewStmt */
+	{ 210, 1 }, /* LoadStmt */
+	{ 211, 6 }, /* CreateDomainStmt */
+	{ 217, 3 }, /* CreatedbStmt */
+	{ 220, 3 }, /* DropdbStmt */
+	{ 223, 4 }, /* VacuumStmt */
+	{ 227, 4 }, /* ExplainStmt */
+	{ 231, 3 }, /* CreateTableAsStmt */
+	{ 234, 3 }, /* CreateSeqStmt */
+	{ 237, 4 }, /* AlterSeqStmt */
+	{ 241, 2 }, /* VariableSetStmt */
+	{ 243, 1 }, /* VariableShowStmt */
+	{ 244, 0 }, /* DiscardStmt */
+	{ 244, 12 }, /* CreateTrigStmt */
+	{ 256, 8 }, /* CreatePLangStmt */
+	{ 264, 3 }, /* CreateRoleStmt */
+	{ 267, 3 }, /* AlterRoleStmt */
+	{ 270, 3 }, /* DropRoleStmt */
+	{ 273, 3 }, /* LockStmt */
+	{ 276, 2 }, /* ConstraintsSetStmt */
+	{ 278, 2 }, /* ReindexStmt */
+	{ 280, 0 }, /* CheckPointStmt */
+	{ 280, 2 }, /* CreateSchemaStmt */
+	{ 282, 3 }, /* AlterDatabaseStmt */
+	{ 285, 0 }, /* AlterDatabaseRefreshCollStmt */
+	{ 285, 2 }, /* AlterDatabaseSetStmt */
+	{ 287, 1 }, /* AlterRoleSetStmt */
+	{ 288, 8 }, /* CreateConversionStmt */
+	{ 296, 2 }, /* CreateCastStmt */
+	{ 298, 10 }, /* CreateOpClassStmt */
+	{ 308, 4 }, /* CreateOpFamilyStmt */
+	{ 312, 7 }, /* AlterOpFamilyStmt */
+	{ 319, 5 }, /* PrepareStmt */
+	{ 324, 3 }, /* ExecuteStmt */
+	{ 327, 0 }, /* DeallocateStmt */
+	{ 327, 3 }, /* DeclareCursorStmt */
+	{ 330, 3 }, /* CreateTableSpaceStmt */
+	{ 333, 1 }, /* DropTableSpaceStmt */
+	{ 334, 2 }, /* AlterObjectDependsStmt */
+	{ 336, 2 }, /* AlterObjectSchemaStmt */
+	{ 338, 3 }, /* AlterOwnerStmt */
+	{ 341, 4 }, /* AlterOperatorStmt */
+	{ 345, 6 }, /* AlterTypeStmt */
+	{ 351, 3 }, /* DropOwnedStmt */
+	{ 354, 4 }, /* ReassignOwnedStmt */
+	{ 358, 3 }, /* CompositeTypeStmt */
+	{ 361, 5 }, /* CreateEnumStmt */
+	{ 366, 6 }, /* CreateRangeStmt */
+	{ 372, 4 }, /* AlterEnumStmt */
+	{ 376, 6 }, /* AlterTSDictionaryStmt */
+	{ 382, 7 }, /* AlterTSConfigurationStmt */
+	{ 389, 5 }, /* CreateFdwStmt */
+	{ 394, 5 }, /* AlterFdwStmt */
+	{ 399, 4 }, /* CreateForeignServerStmt */
+	{ 403, 3 }, /* AlterForeignServerStmt */
+	{ 406, 4 }, /* CreateUserMappingStmt */
+	{ 410, 5 }, /* AlterUserMappingStmt */
+	{ 415, 2 }, /* DropUserMappingStmt */
+	{ 417, 4 }, /* AlterTableSpaceOptionsStmt */
+	{ 421, 4 }, /* AlterTableMoveAllStmt */
+	{ 425, 2 }, /* SecLabelStmt */
+	{ 427, 4 }, /* CreateForeignTableStmt */
+	{ 431, 7 }, /* ImportForeignSchemaStmt */
+	{ 438, 3 }, /* CreateExtensionStmt */
+	{ 441, 3 }, /* AlterExtensionStmt */
+	{ 444, 3 }, /* AlterExtensionContentsStmt */
+	{ 447, 7 }, /* CreateEventTrigStmt */
+	{ 454, 2 }, /* AlterEventTrigStmt */
+	{ 456, 1 }, /* RefreshMatViewStmt */
+	{ 457, 1 }, /* ReplicaIdentityStmt */
+	{ 458, 1 }, /* AlterSystemStmt */
+	{ 459, 8 }, /* CreatePolicyStmt */
+	{ 467, 6 }, /* AlterPolicyStmt */
+	{ 473, 2 }, /* CreateTransformStmt */
+	{ 475, 5 }, /* CreateAmStmt */
+	{ 480, 5 }, /* CreatePublicationStmt */
+	{ 485, 5 }, /* AlterPublicationStmt */
+	{ 490, 6 }, /* CreateSubscriptionStmt */
+	{ 496, 5 }, /* AlterSubscriptionStmt */
+	{ 501, 1 }, /* DropSubscriptionStmt */
+	{ 502, 11 }, /* CreateStatsStmt */
+	{ 513, 3 }, /* AlterCollationStmt */
+	{ 516, 1 }, /* CallStmt */
+	{ 517, 3 }, /* AlterStatsStmt */
+	{ 520, 6 }, /* A_Expr */
+	{ 526, 3 }, /* ColumnRef */
+	{ 529, 0 }, /* ParamRef */
+	{ 529, 8 }, /* FuncCall */
+	{ 537, 0 }, /* A_Star */
+	{ 537, 2 }, /* A_Indices */
+	{ 539, 5 }, /* A_Indirection */
+	{ 544, 2 }, /* A_ArrayExpr */
+	{ 546, 3 }, /* ResTarget */
+	{ 549, 2 }, /* MultiAssignRef */
+	{ 551, 3 }, /* TypeCast */
+	{ 554, 4 }, /* CollateClause */
+	{ 558, 4 }, /* SortBy */
+	{ 562, 6 }, /* WindowDef */
+	{ 568, 3 }, /* RangeSubselect */
+	{ 571, 5 }, /* RangeFunction */
+	{ 576, 9 }, /* RangeTableSample */
+	{ 585, 9 }, /* RangeTableFunc */
+	{ 594, 3 }, /* RangeTableFuncCol */
+	{ 597, 7 }, /* TypeName */
+	{ 604, 4 }, /* ColumnDef */
+	{ 608, 7 }, /* IndexElem */
+	{ 615, 1 }, /* StatsElem */
+	{ 616, 11 }, /* Constraint */
+	{ 627, 3 }, /* DefElem */
+	{ 630, 0 }, /* RangeTblEntry */
+	{ 630, 0 }, /* RangeTblFunction */
+	{ 630, 0 }, /* TableSampleClause */
+	{ 630, 0 }, /* WithCheckOption */
+	{ 630, 0 }, /* SortGroupClause */
+	{ 630, 2 }, /* GroupingSet */
+	{ 632, 0 }, /* WindowClause */
+	{ 632, 6 }, /* ObjectWithArgs */
+	{ 638, 2 }, /* AccessPriv */
+	{ 640, 4 }, /* CreateOpClassItem */
+	{ 644, 1 }, /* TableLikeClause */
+	{ 645, 2 }, /* FunctionParameter */
+	{ 647, 2 }, /* LockingClause */
+	{ 649, 0 }, /* RowMarkClause */
+	{ 649, 3 }, /* XmlSerialize */
+	{ 652, 3 }, /* WithClause */
+	{ 655, 3 }, /* InferClause */
+	{ 658, 3 }, /* OnConflictClause */
+	{ 661, 4 }, /* CTESearchClause */
+	{ 665, 9 }, /* CTECycleClause */
+	{ 674, 5 }, /* CommonTableExpr */
+	{ 679, 5 }, /* MergeWhenClause */
+	{ 684, 0 }, /* RoleSpec */
+	{ 684, 1 }, /* TriggerTransition */
+	{ 685, 5 }, /* PartitionElem */
+	{ 690, 4 }, /* PartitionSpec */
+	{ 694, 6 }, /* PartitionBoundSpec */
+	{ 700, 0 }, /* PartitionRangeDatum */
+	{ 700, 1 }, /* PartitionCmd */
+	{ 701, 3 }, /* VacuumRelation */
+	{ 704, 0 }, /* PublicationObjSpec */
+	{ 704, 4 }, /* PublicationTable */
+	{ 708, 0 }, /* InlineCodeBlock */
+	{ 708, 0 }, /* CallContext */
+	{ 708, 0 }, /* ScanToken */
 };
 
 /* ---- Begin the walk: per message, what its rules ask of it, then its fields ----
@@ -2862,12 +2813,11 @@ CW_BEGIN(SQLValueFunction, 45)
 CW_END
 
 static const uint8_t cw_kinds_46_3[] = { 0x7e, 0xf7, 0xfc, 0x6f, 0x8d, 0xf9, 0x3f, 0x18, 0x11, 0xe0, 0xb1, 0x01, 0x14, 0x80, 0xb7, 0xff, 0xff, 0x99, 0x28, 0x79, 0x98, 0x21, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0xb8, 0x36, }; /* named_args */
-static const uint8_t cw_kinds_46_5[] = { 0xfe, 0xff, 0xfc, 0xf7, 0x91, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x97, 0x99, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* args */
+static const uint8_t cw_kinds_46_5[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* args */
 static inline bool cw_meets_XmlExpr(const pgbind_XmlExpr *m)
 {
 	(void)m;
 	return true &&
-		CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) &&
 		CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_3)) &&
 		CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_46_5));
 }
@@ -3117,12 +3067,10 @@ CW_BEGIN(MergeAction, 61)
 	CW_REPEATED_NODE(5, updateColnos, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_62_0[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xdf, 0xff, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* stmt */
 static inline bool cw_meets_RawStmt(const pgbind_RawStmt *m)
 {
 	(void)m;
-	return true &&
-		CW_MEETS_NODE(m, stmt, false, false, 0, CW_KINDS(cw_kinds_62_0));
+	return true;
 }
 
 CW_BEGIN(RawStmt, 62)
@@ -3363,7 +3311,7 @@ static inline bool cw_meets_AlterTableCmd(const pgbind_AlterTableCmd *m)
 {
 	(void)m;
 	return true &&
-		CW_MEETS_NODE(m, def, true, false, 0, CW_KINDS(cw_kinds_72_4));
+		CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(cw_kinds_72_4));
 }
 
 CW_BEGIN(AlterTableCmd, 72)
@@ -3414,7 +3362,7 @@ CW_BEGIN(SetOperationStmt, 74)
 	CW_REPEATED_NODE(7, groupClauses, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_75_3[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x0d, 0xfa, 0xe0, 0xf8, 0x38, }; /* objects */
+static const uint8_t cw_kinds_75_3[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x0d, 0xfa, 0xe0, 0xf8, 0x3a, }; /* objects */
 static const uint8_t cw_kinds_75_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x15, 0xfa, 0xe0, 0x38, 0x30, }; /* privileges */
 static const uint8_t cw_kinds_75_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe4, 0x38, 0x30, }; /* grantees */
 static inline bool cw_meets_GrantStmt(const pgbind_GrantStmt *m)
@@ -3445,8 +3393,7 @@ static inline bool cw_meets_GrantRoleStmt(const pgbind_GrantRoleStmt *m)
 	(void)m;
 	return true &&
 		CW_MEETS_REPEATED_NODE(m, granted_roles, true, true, 0, CW_KINDS(cw_kinds_76_0)) &&
-		CW_MEETS_REPEATED_NODE(m, grantee_roles, true, true, 0, CW_KINDS(cw_kinds_76_1)) &&
-		CW_MEETS_MESSAGE(m, grantor, true, false, 0, CW_NO_KINDS);
+		CW_MEETS_REPEATED_NODE(m, grantee_roles, true, true, 0, CW_KINDS(cw_kinds_76_1));
 }
 
 CW_BEGIN(GrantRoleStmt, 76)
@@ -3487,7 +3434,6 @@ static inline bool cw_meets_ClusterStmt(const pgbind_ClusterStmt *m)
 {
 	(void)m;
 	return true &&
-		CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
 		CW_MEETS_REPEATED_NODE(m, params, true, false, 0, CW_KINDS(cw_kinds_79_2));
 }
 
@@ -3522,9 +3468,9 @@ CW_BEGIN(CopyStmt, 80)
 	CW_NODE(7, whereClause, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_81_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* tableElts */
+static const uint8_t cw_kinds_81_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0xf4, 0x45, 0xfa, 0xe0, 0x38, 0x30, }; /* tableElts */
 static const uint8_t cw_kinds_81_2[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* inhRelations */
-static const uint8_t cw_kinds_81_7[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
+static const uint8_t cw_kinds_81_7[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_CreateStmt(const pgbind_CreateStmt *m)
 {
 	(void)m;
@@ -3976,7 +3922,7 @@ CW_BEGIN(AlterSeqStmt, 106)
 	CW_BOOL(3, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_107_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x70, }; /* args */
+static const uint8_t cw_kinds_107_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x20, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x70, }; /* args */
 static inline bool cw_meets_VariableSetStmt(const pgbind_VariableSetStmt *m)
 {
 	(void)m;
@@ -5250,7 +5196,7 @@ CW_BEGIN(A_Indices, 186)
 	CW_NODE(2, uidx, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_187_0[] = { 0x7e, 0xff, 0xfe, 0xf7, 0x81, 0xf9, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xbb, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0x3f, }; /* arg */
+static const uint8_t cw_kinds_187_0[] = { 0x7e, 0xff, 0xfe, 0xf7, 0x81, 0xf9, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xbf, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0x3f, }; /* arg */
 static const uint8_t cw_kinds_187_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x01, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* indirection */
 static inline bool cw_meets_A_Indirection(const pgbind_A_Indirection *m)
 {
@@ -5507,14 +5453,12 @@ CW_BEGIN(TypeName, 200)
 	CW_INT32(7, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_201_8[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xdf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* raw_default */
 static const uint8_t cw_kinds_201_15[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x25, 0xfa, 0xe0, 0x38, 0x30, }; /* constraints */
 static const uint8_t cw_kinds_201_16[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* fdwoptions */
 static inline bool cw_meets_ColumnDef(const pgbind_ColumnDef *m)
 {
 	(void)m;
 	return true &&
-		CW_MEETS_NODE(m, raw_default, false, false, 0, CW_KINDS(cw_kinds_201_8)) &&
 		CW_MEETS_REPEATED_NODE(m, constraints, true, false, 0, CW_KINDS(cw_kinds_201_15)) &&
 		CW_MEETS_REPEATED_NODE(m, fdwoptions, true, false, 0, CW_KINDS(cw_kinds_201_16));
 }
@@ -5578,7 +5522,7 @@ CW_BEGIN(StatsElem, 203)
 	CW_NODE(1, expr, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_204_6[] = { 0xfe, 0xff, 0xff, 0xff, 0xdf, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x3f, }; /* raw_expr */
+static const uint8_t cw_kinds_204_6[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* raw_expr */
 static const uint8_t cw_kinds_204_10[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* keys */
 static const uint8_t cw_kinds_204_12[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* exclusions */
 static const uint8_t cw_kinds_204_13[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
@@ -5850,7 +5794,7 @@ CW_BEGIN(TableLikeClause, 216)
 	CW_UINT32(2, relationOid, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_217_3[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x3f, }; /* defexpr */
+static const uint8_t cw_kinds_217_3[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* defexpr */
 static inline bool cw_meets_FunctionParameter(const pgbind_FunctionParameter *m)
 {
 	(void)m;
@@ -5866,7 +5810,7 @@ CW_BEGIN(FunctionParameter, 217)
 	CW_NODE(3, defexpr, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_218_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* lockedRels */
+static const uint8_t cw_kinds_218_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* lockedRels */
 static inline bool cw_meets_LockingClause(const pgbind_LockingClause *m)
 {
 	(void)m;
@@ -6148,8 +6092,7 @@ static inline bool cw_meets_PartitionCmd(const pgbind_PartitionCmd *m)
 {
 	(void)m;
 	return true &&
-		CW_MEETS_MESSAGE(m, name, true, false, 0, CW_NO_KINDS) &&
-		CW_MEETS_MESSAGE(m, bound, true, false, 0, CW_NO_KINDS);
+		CW_MEETS_MESSAGE(m, name, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(PartitionCmd, 234)

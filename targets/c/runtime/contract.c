@@ -543,8 +543,8 @@ static pgbind_ContractVerdict verdict(Check *c, bool met, int max_depth, pgbind_
 		return PGBIND_CONTRACT_REFUSED;
 	}
 	const pgbind_MessageDesc *d = &pgbind_message_descs[c->broken->message];
-	pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
-				"%s.%s %s at %s: libpg_query's deparser (PostgreSQL %s) crashed on such trees in the probe (%s)",
-				d->name, d->fields[c->broken->field].name, c->what, c->path + c->pos, PG_VERSION, c->broken->location);
+	/* short: pgbind_deparse adds what its child saw, or why it refuses, to this */
+	pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE, "%s.%s %s at %s (%s)", d->name, d->fields[c->broken->field].name,
+				c->what, c->path + c->pos, c->broken->location);
 	return PGBIND_CONTRACT_BROKEN;
 }

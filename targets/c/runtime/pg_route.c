@@ -332,8 +332,8 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	}
 	/* The deparse contract (schema/pgNN/deparse.txt, derived by tools/deparse-probe): its walk is
 	 * bounded by max_depth, and finds whether the thread has the stack the deparser needs. A tree
-	 * that breaks one of its rules holds a shape the deparser crashed on in the probe's trials and
-	 * no parse of the probe's corpus made: a parse the corpus lacked may still make it, so it is
+	 * that breaks one of its rules holds a shape the deparser crashed on or misread in the probe's
+	 * trials and no parse of the probe's corpus made (or a parsed statement's that crashed it): a parse the corpus lacked may still make it, so it is
 	 * not refused but deparsed in a child process, where a crash is an error naming the rule. */
 	pgbind_Status contract = {0};
 	pgbind_ContractVerdict verdict = pgbind_deparse_contract(tree, pgbind_max_depth(options), &contract);
@@ -343,8 +343,10 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 		if (status)
 			*status = contract;
 		if (verdict == PGBIND_CONTRACT_BROKEN)
-			pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE, "%s, so it is not deparsed (pgbind_Options.no_fork)",
-						contract.message);
+			pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
+						"%s: libpg_query's deparser (PostgreSQL %s) crashed on or misread such trees in the probe, so "
+						"it is not deparsed (pgbind_Options.no_fork)",
+						contract.message, PG_VERSION);
 		return NULL;
 	}
 	/* and its SQL must parse back to the tree: where the deparser reads past a node there, what
@@ -354,10 +356,11 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	isolated.check_deparse = true;
 	const char *sql = deparse_and_check(tree, &isolated, arena, status);
 	if (!sql && status && (status->code == PGBIND_ERROR_DEPARSER_CRASHED || status->code == PGBIND_ERROR_ROUND_TRIP)) {
-		/* the rule first (what, where, which line of deparse.txt), then what the child saw */
+		/* what the child saw first (the first differing field, the signal), then the rule that
+		 * sent the tree there (what, where, which line of deparse.txt): a message holds 255 bytes */
 		char crash[sizeof status->message];
 		memcpy(crash, status->message, sizeof crash);
-		pgbind_fail(status, status->code, "%s; deparsed in a child process: %s", contract.message, crash);
+		pgbind_fail(status, status->code, "%s; by rule %s", crash, contract.message);
 	}
 	return sql;
 }
@@ -414,8 +417,8 @@ static void name_crashing_statement(const pgbind_ParseResult *tree, const pgbind
 	const pgbind_Node *stmt = tree->stmts[lo] ? tree->stmts[lo]->stmt : NULL;
 	const pgbind_MessageDesc *d = stmt ? pgbind_node_desc(stmt->tag) : NULL;
 	char what[sizeof status->message];
-	snprintf(what, sizeof what, "%s on stmts[%zu] (%s) of the tree, in its child process: not deparsed",
-			 status->message, lo, d ? d->name : "no statement");
+	snprintf(what, sizeof what, "%s on stmts[%zu] (%s), in a child process", status->message, lo,
+			 d ? d->name : "no statement");
 	memcpy(status->message, what, sizeof what);
 }
 
