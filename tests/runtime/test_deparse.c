@@ -345,6 +345,12 @@ static void test_contract(void)
 	for (size_t i = 0; PG_VERSION_NUM < 180000 && i < sizeof copies / sizeof *copies; i++) {
 		memset(&st, 0, sizeof st);
 		const char *sql = ours(copies[i], NULL, &st);
+		/* 17's deparser writes a column list's `*` (15's reads it as a List) */
+		if (sql && PG_VERSION_NUM >= 170000 && strcmp(copies[i], "COPY t FROM STDIN (force_null *)") == 0) {
+			CHECK(strcmp(sql, "COPY t FROM STDIN WITH (FORCE_NULL *)") == 0, "%s: deparsed in a child (%s)", copies[i],
+				  sql);
+			continue;
+		}
 		CHECK(!sql && (st.code == PGBIND_ERROR_DEPARSER_CRASHED || st.code == PGBIND_ERROR_ROUND_TRIP) &&
 				  strstr(st.message, "; by rule CopyStmt."),
 			  "%s: an error of its child naming the rule (%s)", copies[i], sql ? sql : st.message);
