@@ -289,8 +289,11 @@ CARGO       ?= /usr/bin/cargo
 RUSTC       ?= /usr/bin/rustc
 CARGO_RUN   := cd targets/rust && CARGO_TARGET_DIR=$(abspath $(BUILD))/rust RUSTC=$(RUSTC) $(CARGO)
 
+# What make check runs (tests/run.sh: cargo test --release --test NAME, cargo run --example
+# porting): the integration tests and the example. Not --tests: that adds the library's own test
+# harness, a second optimized compile of the whole crate for the unit tests it has none of.
 rust: deps
-	$(CARGO_RUN) build --release --tests
+	$(CARGO_RUN) build --release --test '*' --example porting
 
 # ---- the Go module (targets/go) ----------------------------------------------------------------
 

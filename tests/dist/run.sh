@@ -25,9 +25,17 @@ major=$(sed -n 's/^#define PGBIND_PG_MAJOR \([0-9]*\)$/\1/p' targets/c/generated
 version=0.$major.0
 export PATH="/usr/bin:$PATH"
 work=$(mktemp -d /tmp/pgbind-dist.XXXXXX)
-# nothing from the caller's home: cargo's and Go's homes (CARGO_HOME, GOPATH) start empty
+# nothing from the caller's home: cargo's and Go's homes (CARGO_HOME, GOPATH) start empty (but
+# for cargo's configuration below)
 export HOME="$work/home"
-mkdir -p "$HOME"
+mkdir -p "$HOME/.cargo"
+# The packaged crate (and the C its build script compiles through cc, which takes cargo's
+# OPT_LEVEL) is compiled at opt-level 0 here, in cargo's user configuration (the README's recipe
+# unchanged): what this checks is that the package builds and its example runs; the optimized
+# compile of the same sources is make check's (make rust, whose tests run on it), and at opt-level
+# 3 with debug info this one compile was most of this script's time. Its dependencies keep the
+# profile below, so that those make check compiled are reused.
+printf '[profile.release.package.pgbind]\nopt-level = 0\ndebug = 0\n' >"$HOME/.cargo/config.toml"
 # With BUILD, copies of what `make rust go` compiled there (nothing here writes into BUILD): cargo
 # and go reuse an artifact only when all it was compiled from is the same (cargo: the package's
 # name, version and source, here Debian's /usr/share/cargo/registry, its features, the profile,
@@ -93,6 +101,10 @@ else
 	unset PG_QUERY_DIR
 	PGQ_CFLAGS="-I/usr/include/pg_query -I/usr/include/postgresql/$major/server"
 	PGQ_LIBS="-lpg_query"
+	# cgo compiles the C runtime in each Go build here (the module folder, the proxy's zip) at go's
+	# default -g -O2 unless told: -O0 as with PG_QUERY_DIR's flags above (what the Go steps check
+	# is that the module builds and its example's output; the optimized C is make check's)
+	export CGO_CFLAGS="-g -O0"
 fi
 # a pg_query.h of another major, found first
 mkdir -p "$work/other"
