@@ -333,8 +333,9 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	/* The deparse contract (schema/pgNN/deparse.txt, derived by tools/deparse-probe): its walk is
 	 * bounded by max_depth, and finds whether the thread has the stack the deparser needs. A tree
 	 * that breaks one of its rules holds a shape the deparser crashed on or misread in the probe's
-	 * trials and no parse of the probe's corpus made (or a parsed statement's that crashed it): a parse the corpus lacked may still make it, so it is
-	 * not refused but deparsed in a child process, where a crash is an error naming the rule. */
+	 * trials and no parse of the probe's corpus made (or the rarest shape of a parsed statement
+	 * that crashed it): a parse the corpus lacked may still make it, so it is not refused but
+	 * deparsed in a child process, where a crash or wrong SQL is an error naming the rule. */
 	pgbind_Status contract = {0};
 	pgbind_ContractVerdict verdict = pgbind_deparse_contract(tree, pgbind_max_depth(options), &contract);
 	if (verdict == PGBIND_CONTRACT_MET)
