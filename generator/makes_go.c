@@ -147,8 +147,9 @@ static bool add_make(Line *l, json_t *view, json_t *m, const char *value, bool n
 
 bool makes_go_add(json_t *view, const char *path, gen_Error *err)
 {
-	Overrides *ov = overrides_read(path, err);
-	bool ok = ov && makes_go_apply(view, ov, err);
+	/* the lines of the major generated for (since:/until:): what the grammar fills in differs */
+	Overrides *ov = overrides_new(path, (int)json_integer_value(json_object_get(view, "pg_major")));
+	bool ok = overrides_read_more(ov, path, err) && makes_go_apply(view, ov, err);
 	overrides_free(ov);
 	return ok;
 }

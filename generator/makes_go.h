@@ -11,6 +11,8 @@
  * type named after it (lowerCamelCase), and of field=value, a value the helper fixes (a bool, a
  * number, an enum's proto value name, a string's characters); `-` alone: no parameter. Which
  * fields each helper takes is pg_query_go's choice, not a fact of the model, hence a declared file.
+ * A line may end in since:N / until:N (overrides.h): the values the major's grammar fills in, which
+ * the helper fixes to build the parser's tree, differ from one major to the next.
  * A line naming a message, field, key or value the generator cannot map stops it with the line's
  * file:line:col and what to declare instead; every line must be used.
  */

@@ -174,8 +174,17 @@ $$ LANGUAGE plpgsql;`)
 	var funcs []map[string]any
 	check(t, err == nil && json.Unmarshal([]byte(out), &funcs) == nil && len(funcs) == 1 && funcs[0]["PLpgSQL_function"] != nil,
 		"ParsePlPgSqlToJSON: one PLpgSQL_function", func() string { return out + errString(err) })
-	for _, want := range []string{`"refname":"found"`, `"PLpgSQL_stmt_if":{"lineno":3,`, `"PLpgSQL_stmt_return":{"lineno":4,`,
-		`"PLpgSQL_stmt_return":{"lineno":6,`, `"query":"v_name || '/' || v_version"`} { // 17 on: then "parseMode"
+	// RETURN v_name; (line 4): the README shows its expression, as the PL/pgSQL grammar of 15 and 17
+	// compiles it. 18's compiles a RETURN of a lone variable to the variable's number
+	// (PLpgSQL_stmt_return.retvarno) and no expression (RETURN (v_name); still has one), and
+	// libpg_query's JSON writes no retvarno (pg_query_json_plpgsql.c, dump_return): the statement is
+	// its line number alone.
+	returnVar := `"PLpgSQL_stmt_return":{"lineno":4,"expr":{"PLpgSQL_expr":{"query":"v_name"` // 17 on: then "parseMode"
+	if tree, err := Parse("SELECT 1"); err == nil && tree.Version/10000 >= 18 {
+		returnVar = `"then_body":[{"PLpgSQL_stmt_return":{"lineno":4}}]`
+	}
+	for _, want := range []string{`"refname":"found"`, `"PLpgSQL_stmt_if":{"lineno":3,`, returnVar,
+		`"PLpgSQL_stmt_return":{"lineno":6,"expr":{"PLpgSQL_expr":{"query":"v_name || '/' || v_version"`} {
 		check(t, strings.Contains(out, want), "ParsePlPgSqlToJSON holds "+want, func() string { return out })
 	}
 	// PL/pgSQL's own error (pl_gram.y), as libpg_query's pg_query_parse_plpgsql returns it

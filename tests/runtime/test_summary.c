@@ -4,7 +4,8 @@
  * the major, each with the protobuf libpg_query 18 returned for it (written by
  * tests/runtime/summary_oracle.c, not by pgbind). Each must encode to those bytes (alias entries
  * compared as a set: libpg_query writes them in a random order), or fail where it failed. Then the
- * C view of one statement field by field, the argument errors, and that the tree is not written.
+ * C view of one statement field by field, the argument errors, an incomplete last character
+ * (PostgreSQL's encoding error), and that the tree is not written.
  *
  *   test_summary [CASES]   (default tests/runtime/summary_cases.txt)
  */
@@ -25,7 +26,8 @@ static size_t unhex(const char *hex, uint8_t *out)
 	return n;
 }
 
-static void check_case(int line_no, int limit, const char *sql, const char *hex)
+/* One case: where names it in a failure; hex is libpg_query's bytes, or ERROR. */
+static void check_case(const char *where, int limit, const char *sql, const char *hex)
 {
 	pgbind_Arena *arena = pgbind_Arena_New();
 	pgbind_Status status = {0};
@@ -38,8 +40,8 @@ static void check_case(int line_no, int limit, const char *sql, const char *hex)
 	uint8_t *want = xmalloc(strlen(hex) / 2 + 1);
 	size_t want_len = theirs ? unhex(hex, want) : 0;
 	bool same = ours == theirs && (!ours || cli_summary_bytes_equal(data, len, want, want_len));
-	CHECK(same, "summary_cases.txt:%d (truncate %d) %s\n      pgbind:      %s\n      libpg_query: %s", line_no, limit,
-		  sql, ours ? "answered (bytes below)" : status.message, hex);
+	CHECK(same, "%s (truncate %d) %s\n      pgbind:      %s\n      libpg_query: %s", where, limit, sql,
+		  ours ? "answered (bytes below)" : status.message, hex);
 	if (!same && ours) {
 		char a[2048];
 		cli_summary_show(a, sizeof a, data, len);
@@ -67,7 +69,9 @@ static void check_cases(const char *path)
 			continue;
 		*sql++ = '\0';
 		*hex++ = '\0';
-		check_case(line_no, atoi(line), sql, hex);
+		char where[64];
+		snprintf(where, sizeof where, "summary_cases.txt:%d", line_no);
+		check_case(where, atoi(line), sql, hex);
 		n++;
 	}
 	fclose(f);
@@ -130,6 +134,58 @@ static void check_view(void)
 	pgbind_Arena_Free(arena);
 }
 
+/* A text cut by characters whose last character is incomplete (its first byte claims more bytes
+ * than are left): PostgreSQL's encoding error, as libpg_query 18.1's pg_query_summary gives it, and
+ * its neighbours that are none. Not in summary_cases.txt: these statements are no UTF-8, which the
+ * Rust and Go tests that read that file cannot hold. The bytes and ERRORs are summary_oracle.c's
+ * against 18's library (the same LIMIT<TAB>SQL lines on its standard input). */
+static const struct {
+	int limit;
+	const char *sql, *hex;
+} incomplete[] = {
+	{5, "TRUNCATE \xf4", "ERROR"},
+	{12, "TRUNCATE \xf4", "0a0a0a0322f4221a01f42003320c5472756e6361746553746d743a0c5452554e434154452022f422"},
+	{11, "TRUNCATE a\xf4", "ERROR"},
+	{5, "TRUNCATE \xf4x", "ERROR"},
+	{5, "TRUNCATE \xe2\x80", "0a0c0a0422e280221a02e2802003320c5472756e6361746553746d743a0554522e2e2e"},
+	{10, "TRUNCATE \xf4xyzw",
+	 "0a120a0722f478797a77221a05f478797a772003320c5472756e6361746553746d743a0a5452554e4341542e2e2e"},
+	{5, "TRUNCATE \xf4, b", "0a0a0a0322f4221a01f420030a080a01621a01622003320c5472756e6361746553746d743a0554522e2e2e"},
+	{12, "SELECT a, b, c FROM \xf4", "ERROR"},
+	{12, "SELECT 1; TRUNCATE \xf4", "ERROR"},
+	{5, "TRUNCATE \xf4; SELECT 1",
+	 "0a0a0a0322f4221a01f42003320c5472756e6361746553746d74320a53656c65637453746d743a0554522e2e2e"},
+};
+
+static void check_incomplete_character(void)
+{
+	for (size_t i = 0; i < sizeof incomplete / sizeof *incomplete; i++) {
+		char where[32];
+		snprintf(where, sizeof where, "incomplete[%zu]", i);
+		check_case(where, incomplete[i].limit, incomplete[i].sql, incomplete[i].hex);
+	}
+	/* the error's code, message (the character's bytes up to the end, the deparsed name's closing
+	 * quote among them) and offset (where the character starts in the text cut) */
+	pgbind_Arena *arena = pgbind_Arena_New();
+	pgbind_Status status = {0};
+	pgbind_ParseResult *tree = pgbind_parse("\nTRUNCATE \xf4", NULL, arena, &status);
+	CHECK(tree != NULL, "parse: %s", status.message);
+	if (!tree) {
+		pgbind_Arena_Free(arena);
+		return;
+	}
+	CHECK(!pgbind_summary(tree, 5, NULL, arena, &status) && status.code == PGBIND_ERROR_MALFORMED &&
+			  strcmp(status.message, "invalid byte sequence for encoding \"UTF8\": 0xf4 0x22") == 0 &&
+			  status.offset == 10,
+		  "incomplete last character: %s: %s (offset %zu in TRUNCATE \"\\xf4\")", pgbind_StatusCode_name(status.code),
+		  status.message, status.offset);
+	CHECK(!pgbind_truncate(tree, 11, NULL, arena, &status) && status.code == PGBIND_ERROR_MALFORMED,
+		  "pgbind_truncate too: %s", status.message);
+	const char *whole = pgbind_truncate(tree, 12, NULL, arena, &status);
+	CHECK_STR("no error when the text fits", "TRUNCATE \"\xf4\"", whole ? whole : status.message);
+	pgbind_Arena_Free(arena);
+}
+
 /* Allocation failure at every arena block, in the walk, the truncation's copies and deparses and
  * the encoding: PGBIND_ERROR_NOMEM each time, until there is room, and then the summary. */
 static void check_out_of_memory(void)
@@ -168,6 +224,7 @@ int main(int argc, char **argv)
 {
 	check_cases(argc > 1 ? argv[1] : "tests/runtime/summary_cases.txt");
 	check_view();
+	check_incomplete_character();
 	check_out_of_memory();
 	return check_summary();
 }

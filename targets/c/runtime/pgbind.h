@@ -446,8 +446,11 @@ PGBIND_API bool pgbind_summary_encode(const pgbind_Summary *summary, pgbind_Aren
  * INSERT column lists and CTE queries are written "...", deepest first, then longest, one more
  * each time, until the SQL fits; if it still does not, it is cut to max_length - 3 characters and
  * "..." (libpg_query counts characters there, and bytes elsewhere: its choice). NUL-terminated, in
- * arena. Errors: pgbind_deparse's; a negative max_length is PGBIND_ERROR_ARGUMENT. The tree is not
- * written (the shortening works on a copy). Thread-safe as pgbind_deparse.
+ * arena. Errors: pgbind_deparse's; a negative max_length is PGBIND_ERROR_ARGUMENT; a text to cut
+ * by characters whose last character is incomplete (its first byte claims more bytes than are
+ * left) is PGBIND_ERROR_MALFORMED, PostgreSQL's "invalid byte sequence for encoding" message as
+ * libpg_query 18.1 gives it, status->offset where the character starts in the text. The tree is
+ * not written (the shortening works on a copy). Thread-safe as pgbind_deparse.
  */
 PGBIND_API const char *pgbind_truncate(const pgbind_ParseResult *tree, int max_length, const pgbind_Options *options,
 									   pgbind_Arena *arena, pgbind_Status *status);

@@ -11,10 +11,12 @@
  * text, measured by deparsing a small statement holding only it, less that statement's own text.
  * Parts of 3 characters or fewer are left. The parts are taken deepest first, then longest (ties in
  * the order met), and replaced, one more each time, by a placeholder the deparser writes "\"…\""
- * and the text then "...", until the text fits. Otherwise it is cut to max_length - 3 characters.
+ * and the text then "...", until the text fits. Otherwise it is cut to max_length - 3 characters
+ * (counted as PostgreSQL counts them: an incomplete last character is its encoding error).
  * All of it works on a copy of the tree, so the caller's tree is never written. Entry point:
  * pgbind_truncate.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -350,18 +352,34 @@ static size_t char_len(unsigned char c)
 }
 
 /* libpg_query's truncate_mbstr: s, if longer than max characters, cut to its first max - 3 (none
- * when max < 3) and "...". */
-static void cut_characters(char *s, int max)
+ * when max < 3) and "...". Its characters are counted as PostgreSQL's pg_mbstrlen counts them
+ * (18.2 on, libpg_query 18.1's): a character whose first byte claims more bytes than are left
+ * before the end is PostgreSQL's "invalid byte sequence" error, the bytes it has shown in hex
+ * (PGBIND_ERROR_MALFORMED; offset: where the character starts in s). false then. */
+static bool cut_characters(Trunc *t, char *s, int max)
 {
 	long n_chars = 0;
-	for (const char *p = s; *p; p += char_len((unsigned char)*p))
-		n_chars++;
+	for (size_t at = 0; s[at]; at += char_len((unsigned char)s[at]), n_chars++) {
+		size_t len = char_len((unsigned char)s[at]), have = 1;
+		while (have < len && s[at + have])
+			have++;
+		if (have < len) {
+			char hex[3 * 5 + 1]; /* " 0x.." for each of at most 3 bytes */
+			for (size_t i = 0; i < have; i++)
+				snprintf(hex + 5 * i, sizeof hex - 5 * i, " 0x%02x", (unsigned char)s[at + i]);
+			pgbind_fail(t->status, PGBIND_ERROR_MALFORMED, "invalid byte sequence for encoding \"UTF8\": %s", hex + 1);
+			if (t->status)
+				t->status->offset = at;
+			return false;
+		}
+	}
 	if (n_chars <= max)
-		return;
+		return true;
 	size_t bytes = 0;
 	for (long n = 0; n < (long)max - 3 && s[bytes]; n++)
 		bytes += char_len((unsigned char)s[bytes]);
 	memcpy(s + bytes, "...", 4);
+	return true;
 }
 
 static char *deparse_copy(Trunc *t, const pgbind_ParseResult *copy)
@@ -410,7 +428,5 @@ const char *pgbind_truncate(const pgbind_ParseResult *tree, int max_length, cons
 	free(t.cuts);
 	if (t.failed)
 		return NULL;
-	if (!fits)
-		cut_characters(out, max_length);
-	return out;
+	return fits || cut_characters(&t, out, max_length) ? out : NULL;
 }
