@@ -8,6 +8,7 @@
  * table's order, which changes from one process to the next; they are compared as a set.
  */
 #include "cli.h"
+#include "internal.h"
 #include "pg_query.h"
 #include "pgbind.h"
 
@@ -111,6 +112,13 @@ static int compare(const char *stmt, const struct pgbind_ParseResult *tree, int 
 	if (theirs.error || !ours) {
 		/* both fail: with the same message (pgbind's holds its first 255 bytes) */
 		same = !ours && theirs.error && strncmp(status.message, theirs.error->message, sizeof status.message - 1) == 0;
+		/* or a tree that breaks the deparse contract, whose deparse in a child (the cut text's) crashed
+		 * or misread where libpg_query shortens its deparser's SQL all the same: the deparse check
+		 * compares the two deparses (verify_isolated) */
+		pgbind_Status contract = {0};
+		same = same || (!ours && !theirs.error &&
+						(status.code == PGBIND_ERROR_ROUND_TRIP || status.code == PGBIND_ERROR_DEPARSER_CRASHED) &&
+						pgbind_deparse_contract(tree, PGBIND_DEFAULT_MAX_DEPTH, &contract) == PGBIND_CONTRACT_BROKEN);
 		if (!same)
 			snprintf(why, size, "summary: libpg_query %s%s; pgbind %s%s", theirs.error ? "failed: " : "answered",
 					 theirs.error ? theirs.error->message : "",

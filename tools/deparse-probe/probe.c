@@ -916,13 +916,16 @@ static int check_refusals(void)
 
 /* ---- writing the contract --------------------------------------------------------------------- */
 
-/* A comment: what statement si showed (kind: the kind put in), its SQL's first line */
+/* A comment: what statement si showed (kind: the kind put in), its SQL's first line (at most 160
+ * bytes, each outside printable ASCII as \xNN: the file stays text whatever the corpus holds) */
 static void example(FILE *out, int si, const char *what, int kind)
 {
 	const char *sql = stmts[si].sql + strspn(stmts[si].sql, " \n\t");
 	int len = (int)strcspn(sql, "\n");
-	fprintf(out, "# %s%s%s%s: %.*s%s\n", what, kind ? " (" : "", kind ? pgbind_node_desc(kind)->name : "",
-			kind ? ")" : "", len > 160 ? 160 : len, sql, len > 160 || sql[len] ? " ..." : "");
+	fprintf(out, "# %s%s%s%s: ", what, kind ? " (" : "", kind ? pgbind_node_desc(kind)->name : "", kind ? ")" : "");
+	for (int i = 0; i < len && i < 160; i++)
+		fprintf(out, sql[i] >= 0x20 && sql[i] < 0x7f ? "%c" : "\\x%02x", (unsigned char)sql[i]);
+	fprintf(out, "%s\n", len > 160 || sql[len] ? " ..." : "");
 }
 
 static void write_kinds(FILE *out, const Bits *kinds)

@@ -6,7 +6,7 @@
  *   pg_query.proto               fnv1a64 c53ea8bb656a0393
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
  *   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
- *   schema/pg15/deparse.txt      fnv1a64 384d6e153e30f0e4
+ *   schema/pg15/deparse.txt      fnv1a64 3913d87cefe282e8
  *   targets/go/makefuncs.txt     fnv1a64 a95084175b1befbf
  */
 /*

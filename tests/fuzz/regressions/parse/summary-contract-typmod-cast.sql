@@ -1,0 +1,1 @@
+ALTER FOREIGN TABLE ft ADD COLUMN c intoluTIONS (column_name 'C');
