@@ -267,9 +267,10 @@ static int run_deparse(Run *r)
 	return print_line("") == EXIT_OK ? rc : EXIT_INPUT;
 }
 
-/* After a failure of the whole tree's fingerprint or normalize: the first statement that fails
- * alone is reported at its place, else (only the whole fails) the failure as it is. */
-static int report_whole_failure(Run *r, bool (*fails_alone)(Run *r, size_t i))
+/* After a failure of the whole tree's fingerprint, normalize or summary: the first statement that
+ * fails alone is reported at its place, else (only the whole fails) the failure as it is, at the
+ * last statement where at_last says the failure lies in it. */
+static int report_whole_failure(Run *r, bool (*fails_alone)(Run *r, size_t i), bool at_last)
 {
 	pgbind_Status whole = r->status;
 	for (size_t i = 0; i < r->tree->n_stmts; i++) {
@@ -279,6 +280,10 @@ static int report_whole_failure(Run *r, bool (*fails_alone)(Run *r, size_t i))
 		}
 	}
 	r->status = whole;
+	if (at_last && r->tree->n_stmts > 0) {
+		report_statement(r, r->tree->n_stmts - 1, whole.message);
+		return EXIT_INPUT;
+	}
 	return report(r);
 }
 
@@ -293,7 +298,7 @@ static int run_fingerprint(Run *r)
 {
 	uint64_t fp;
 	if (!pgbind_fingerprint(r->tree, NULL, &fp, &r->status))
-		return report_whole_failure(r, fingerprint_fails);
+		return report_whole_failure(r, fingerprint_fails, false);
 	char hex[17];
 	snprintf(hex, sizeof hex, "%016llx", (unsigned long long)fp);
 	return print_line(hex);
@@ -323,7 +328,7 @@ static bool normalize_fails(Run *r, size_t i)
 static int run_normalize(Run *r)
 {
 	const char *out = pgbind_normalize(r->tree, r->input, NULL, r->arena, &r->status);
-	return out ? print_line(out) : report_whole_failure(r, normalize_fails);
+	return out ? print_line(out) : report_whole_failure(r, normalize_fails, false);
 }
 
 /* --each: the input split into statements (pgbind_script_split, as verify splits), each parsed
@@ -421,8 +426,10 @@ static bool summary_fails(Run *r, size_t i)
 static int run_summary(Run *r)
 {
 	pgbind_Summary *s = pgbind_summary(r->tree, r->truncate, NULL, r->arena, &r->status);
+	/* the text cut (truncated_query) ending in an incomplete character, PostgreSQL's encoding error:
+	 * that text is the statements deparsed in order, so its last character is the last statement's */
 	if (!s)
-		return report_whole_failure(r, summary_fails);
+		return report_whole_failure(r, summary_fails, r->status.code == PGBIND_ERROR_MALFORMED);
 	cli_print_summary_json(s, stdout);
 	return print_line("");
 }

@@ -444,6 +444,11 @@ expect_fail "summary: a syntax error at FILE:LINE:COL" 1 "two_bad.sql:2:13: erro
 	sh -c "printf 'SELECT 1;\nSELECT FROM FROM;\n' >'$TMP/two_bad.sql'; '$BUILD/pgbind' summary '$TMP/two_bad.sql'"
 expect_fail "summary: a statement it cannot summarize, at FILE:LINE:COL" 1 "drop.sql:2:1: error: statement 2: improper relation name" \
 	sh -c "printf 'SELECT 1;\nDROP TABLE a.b.c.d;\n' >'$TMP/drop.sql'; '$BUILD/pgbind' summary '$TMP/drop.sql'"
+# the cut text of both ends in an incomplete character (libpg_query 18's encoding error); alone, the
+# second fits and is not cut: the error is the last statement's
+expect_fail "summary: a cut text's incomplete last character, at the last statement" 1 \
+	"cut.sql:2:1: error: statement 2: invalid byte sequence for encoding \"UTF8\": 0xf4 0x22" \
+	sh -c "printf 'SELECT 1;\nTRUNCATE \\364' >'$TMP/cut.sql'; '$BUILD/pgbind' summary --truncate 12 '$TMP/cut.sql'"
 step "--opt value is --opt=value" sh -c "
 	'$BUILD/pgbind' parse --format json '$TMP/two.sql' >'$TMP/o1' && '$BUILD/pgbind' parse --format=json '$TMP/two.sql' | cmp - '$TMP/o1' &&
 	'$BUILD/pgbind' deparse --from json '$TMP/o1' | grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
