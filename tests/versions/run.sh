@@ -5,8 +5,8 @@
 #   2. a copy of this checkout (its tracked files, build/ left out) with schema/pgMAJOR/ emptied
 #      runs `make regen` with that tree and the version's own SQL scripts (those postgresql-MAJOR
 #      ships, listed by debian_tree.sh) as the Debian corpus, exactly as a user bumping to a major
-#      pgbind has never seen does; what it writes there must equal the committed files (the model;
-#      the deparse contract's rules, derived from that corpus);
+#      pgbind has never seen does; what it writes there must equal the committed files byte for
+#      byte (the model; the deparse contract, derived from that corpus);
 #   3. that copy runs `make check` with the tree and the same corpus;
 #   4. it prints a quick benchmark table (pgbind bench --quick) against that version's routes.
 # Needs the network (deb.debian.org) and about 7 minutes a version on two cores; make check does
