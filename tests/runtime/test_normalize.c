@@ -12,8 +12,8 @@
 
 static pgbind_Arena *arena;
 
-/* The texts written here are libpg_query 15-4.0.0's; with another version (other rules, as its
- * schema/pgNN/libpg_query.txt says) only the comparison with its pg_query_normalize is made. */
+/* The texts written here are libpg_query 15-4.0.0's; with another version (other rules, as the lines
+ * of schema/libpg_query.txt with since:/until: say) only the comparison with its pg_query_normalize is made. */
 #define RULES_OF_15 (PG_VERSION_NUM / 10000 == 15)
 
 static const char *ours(const char *sql, const pgbind_Options *options, pgbind_Status *st)
@@ -172,7 +172,7 @@ static void test_fingerprint_depth(void)
 		  "%zu UNIONs: pg_query_fingerprint's value (%s)", n, st.message);
 	pg_query_free_fingerprint_result(f);
 	/* 15 and 17 follow the chain to its end (18 cuts it at 100 levels, as every other pointer:
-	 * schema/pg18/libpg_query.txt), so max_depth bounds it */
+	 * schema/libpg_query.txt's since:18 lines), so max_depth bounds it */
 	pgbind_Options shallow = {.max_depth = 100};
 	memset(&st, 0, sizeof st);
 	CHECK(PG_VERSION_NUM >= 180000 ||

@@ -13,7 +13,7 @@
  *   - a pointer to a specific node kind (RangeVar *) as its fields without the type name;
  *   - nothing below 100 levels of nodes and lists.
  * Which kinds and fields count, which lists are sorted and the few special fields are the
- * version's declared rules (schema/libpg_query.txt, schema/pgNN/libpg_query.txt; the flags
+ * version's declared rules (schema/libpg_query.txt, by since:/until:; the flags
  * PGBIND_LPQ_FP_* of targets/c/runtime/internal.h), generated into libpg_query.inc.c.
  * Streams are append-only, so the bytes are gathered in a buffer first (taking a name back is
  * truncating it; a sorted list is its items' byte ranges reordered) and hashed once at the end.

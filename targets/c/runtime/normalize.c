@@ -7,8 +7,8 @@
  *
  *   1. A walk of the raw tree records the location of every constant it meets, and numbers it
  *      in walk order. The walk descends only where libpg_query's walker does: the kinds and
- *      fields the version's rules declare (normalize:walk in schema/libpg_query.txt and
- *      schema/pgNN/libpg_query.txt, generated into libpg_query.inc.c); any other kind stops it.
+ *      fields the version's rules declare (normalize:walk in schema/libpg_query.txt, by
+ *      since:/until:, generated into libpg_query.inc.c); any other kind stops it.
  *   2. What is recorded, as declared: constant_location fields (A_Const's location); a
  *      string_arg's quote (the first ' or $ at or after the message's quote_from location); a
  *      text_search string's first occurrence in the text (the byte before it). Parameters

@@ -9,7 +9,7 @@
  *                stack), or pg_query_deparse_nodes (some forks); else AST -> protobuf ->
  *                pg_query_deparse_protobuf (Debian's 15-4.0.0: its deparser is static).
  *   fingerprint  computed over the AST itself (targets/c/runtime/fingerprint.c), with the version's declared
- *                rules (schema/libpg_query.txt, schema/pgNN/libpg_query.txt).
+ *                rules (schema/libpg_query.txt, each line for the majors its since:/until: say).
  *   normalize    computed from the AST and the text (targets/c/runtime/normalize.c), likewise.
  *   scan         pg_query_scan_tokens where the library has it (18.1); else pg_query_scan's
  *                protobuf through pgbind's decoder.
