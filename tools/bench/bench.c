@@ -1,9 +1,9 @@
 /*
  * bench.c -- pgbind-bench, the developer's benchmark (`pgbind bench` runs it; not installed): every
  * pgbind path timed against libpg_query's own route to the same result, on the same statements,
- * in one process. It links the runtime, cli/input.c and libpg_query (statically where it can,
- * with the allocator wrapped: below); the growth rows run the pgbind command ($PGBIND, else the
- * pgbind beside this program).
+ * in one process. It links the runtime, the statement reader (reader/reader.h) and libpg_query
+ * (statically where it can, with the allocator wrapped: below); the growth rows run the pgbind
+ * command ($PGBIND, else the pgbind beside this program).
  *
  *   pgbind bench [--rounds=N] [--quick] [--json] [--only=PATH,...] [--dir=DIR] [FILE...]
  *   pgbind bench --growth [--rounds=N] [--quick] [--json] [--only=PATH,...]
@@ -48,7 +48,7 @@
  *
  * No number is judged: the exit code is 0 whenever the benchmark ran.
  */
-#include "cli.h"
+#include "reader.h"
 #include "pg_query.h"
 #if defined(PGBIND_BENCH_PROTOBUF_C) && !defined(PGBIND_HAVE_PROTOBUF_C)
 /* upb's libpg_query (18): protoc-c's code for its pg_query.proto, built by the Makefile, is the
