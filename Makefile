@@ -283,8 +283,9 @@ $(BUILD)/pbc/pg_query.pb-c.c: $(PG_QUERY_PROTO) | $(BUILD)/.dir
 	@mkdir -p $(BUILD)/pbc
 	protoc-c --proto_path=$(dir $(PG_QUERY_PROTO)) --c_out=$(BUILD)/pbc $(PG_QUERY_PROTO)
 
-$(BUILD)/pgbind-bench: tools/bench/bench.c reader/reader.h $(READER_LIB) $(BUILD)/libpgbind.a $(BENCH_PBC)
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) $(BENCH_PBC_FLAGS) -Ireader -o $@ tools/bench/bench.c $(BENCH_PBC) \
+BENCH_SRCS := $(addprefix tools/bench/,bench.c routes.c alloc.c measure.c corpus.c report.c growth.c growth_cli.c)
+$(BUILD)/pgbind-bench: $(BENCH_SRCS) tools/bench/bench.h reader/reader.h $(READER_LIB) $(BUILD)/libpgbind.a $(BENCH_PBC)
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) $(BENCH_PBC_FLAGS) -Ireader -o $@ $(BENCH_SRCS) $(BENCH_PBC) \
 		$(READER_LIB) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(if $(PG_QUERY_STATIC),$(PG_QUERY_STATIC) $(BENCH_WRAP),$(PG_QUERY_LIBS)) \
 		$(BENCH_PBC_LIBS) -pthread
 
