@@ -465,8 +465,8 @@ FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -fsa
 FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_parse $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_json \
                 $(BUILD)/fuzz/fuzz_deparse_pb $(BUILD)/fuzz/fuzz_deparse_json $(BUILD)/fuzz/fuzz_deparse_tree
 
-# The runtime and the verify engine are compiled once with the fuzzer's instrumentation; each
-# target links them with its own entry point.
+# The runtime, the statement reader and the verify engine are compiled once with the fuzzer's
+# instrumentation; each target links them with its own entry point.
 FUZZ_OBJS := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(RT_SRCS) cli/verify.c cli/verify_pg.c cli/json_verify.c reader/reader.c \
              cli/verify_summary.c)
 
