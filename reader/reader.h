@@ -41,9 +41,10 @@ typedef bool (*cli_StatementFn)(const char *text, size_t at, int line, char *stm
 /* Prepares text in place (pgbind_script_prepare: psql backslash lines blanked, @extschema@ and
  * @extowner@ replaced by same-length identifiers: offsets keep their meaning) and splits its len
  * bytes (pgbind_script_split: the one splitter, which the Rust crate's suites use too), calling fn
- * on each statement with ctx. text stays the caller's. Returns false when the text could not be
- * split (the splitter's message), memory ran out (both printed, prefixed with "pgbind <command>")
- * or fn returned false (fn says why, if anything). */
+ * on each statement with ctx. text stays the caller's. A syntax error does not stop the split (a
+ * statement that does not parse is still one statement). Returns false when the splitter failed
+ * (its status's message: memory ran out) or memory ran out here, both printed prefixed with
+ * "pgbind <command>", or when fn returned false (fn says why, if anything). */
 bool cli_each_statement_in(char *text, size_t len, const char *command, cli_StatementFn fn, void *ctx);
 
 /* Reads path with cli_read_input and goes through its statements with cli_each_statement_in;
