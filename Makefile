@@ -244,6 +244,7 @@ $(BUILD)/libpgbind.a: $(RT_OBJS)
 
 # The statement reader, linked before libpgbind.a (it calls the runtime's splitter).
 $(BUILD)/reader/%.o: reader/%.c reader/reader.h $(wildcard $(RT_DIR)/*.h) $(GENERATED) | $(BUILD)/.dir
+	@mkdir -p $(dir $@) # a build/ made before reader/ existed has the stamp without the folder
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -c -o $@ $<
 
 $(READER_LIB): $(BUILD)/reader/reader.o
