@@ -1,7 +1,8 @@
 #!/bin/sh
 # link_cases.sh -- scripts/majors/link-major.sh on small made-up archives (make check, section
 # majors of tests/run.sh): that it renames every kind of defined global symbol (function, data,
-# thread-local, weak, common) and the archive's own references with them, leaves libc's alone,
+# thread-local, weak, common) and the archive's own references with them, and those of an object
+# linked in with it (the OBJ arguments), leaves libc's alone,
 # brings in tests/versions/glibc_compat.c exactly when this machine's libc lacks what the archive
 # calls, and fails loudly (exit 1, a message naming the archive) on an archive it cannot link or
 # that already uses the prefix. Needs cc, ar, nm. Ends with "N passed, M failed".
@@ -52,7 +53,20 @@ printf 'int pgbind_pg99_entry(const char *);\nint main(void) { return pgbind_pg9
 ok $? "a program calling the renamed entry gets the archive's own answer (3 + weak 2 + data 1)"
 grep -qx '#define pg_query_parse pgbind_pg99_pg_query_parse' "$tmp/kinds/out/pg_query_names.h"
 [ $? = 1 ] && [ -s "$tmp/kinds/out/pg_query_names.h" ]
-ok $? "pg_query_names.h defines only the pg_query_ names the archive has (none here)"
+ok $? "pg_query_names.h defines only the pg_query_ and pgbind_ names the archive has (none here)"
+
+# an object compiled for the major (pgbind's runtime, one day) linked in with the archive: its
+# calls of the archive's functions are renamed with them
+mkdir -p "$tmp/extra"
+printf 'int entry(const char *);\nint pgbind_api(void) { return entry("ab"); }\n' >"$tmp/extra/api.c"
+"$cc" -O1 -c -o "$tmp/extra/api.o" "$tmp/extra/api.c" &&
+	"$link" 99 "$tmp/kinds" "$tmp/extra/out" "$tmp/extra/api.o" >"$tmp/log" 2>&1 &&
+	printf 'int pgbind_pg99_pgbind_api(void);\nint main(void) { return pgbind_pg99_pgbind_api() == 5 ? 0 : 1; }\n' \
+		>"$tmp/main2.c" && "$cc" -o "$tmp/main2" "$tmp/main2.c" "$tmp/extra/out/libpg_query.o" && "$tmp/main2" &&
+	! nm -u "$tmp/extra/out/libpg_query.o" | grep -q ' entry$'
+ok $? "an extra object's call of the archive's function is renamed with it (pgbind_pg99_pgbind_api() = 2 + 2 + 1)"
+grep -qx '#define pgbind_api pgbind_pg99_pgbind_api' "$tmp/extra/out/pg_query_names.h"
+ok $? "pg_query_names.h maps the extra object's pgbind_ names"
 
 # strlcpy: in glibc from 2.38; Debian 12's 2.36 lacks it, and the shim comes in only then
 archive newer '#include <stddef.h>
