@@ -38,15 +38,18 @@ elif [ "$(header_major /usr/include/pg_query.h)" = "$major" ]; then
 		exit 1
 	fi
 	tree=$dir/installed/tree
-	rm -rf "$dir/installed"
-	mkdir -p "$tree/protobuf" "$tree/src/postgres"
-	ln -s /usr/include/pg_query.h "$tree/pg_query.h"
-	ln -s "$lib" "$tree/libpg_query.a"
-	for f in pg_query.proto pg_query.pb-c.h; do
-		ln -s "/usr/include/pg_query/$f" "$tree/protobuf/$f"
-	done
-	ln -s /usr/include/pg_query/pg_query_internal.h "$tree/src/pg_query_internal.h"
-	ln -s "$server" "$tree/src/postgres/include"
+	# laid out again only when the installed files moved (a tree in use is left alone)
+	if [ "$(readlink "$tree/libpg_query.a")" != "$lib" ] || [ "$(readlink "$tree/src/postgres/include")" != "$server" ]; then
+		rm -rf "$dir/installed"
+		mkdir -p "$tree/protobuf" "$tree/src/postgres"
+		ln -s /usr/include/pg_query.h "$tree/pg_query.h"
+		ln -s "$lib" "$tree/libpg_query.a"
+		for f in pg_query.proto pg_query.pb-c.h; do
+			ln -s "/usr/include/pg_query/$f" "$tree/protobuf/$f"
+		done
+		ln -s /usr/include/pg_query/pg_query_internal.h "$tree/src/pg_query_internal.h"
+		ln -s "$server" "$tree/src/postgres/include"
+	fi
 elif [ -n "$suite" ]; then
 	tree=$dir/debian/tree
 	if [ ! -f "$dir/debian/complete" ]; then
