@@ -442,7 +442,7 @@ SUITE_ENV = BUILD=$(BUILD) SAN_BUILD=$(SAN_BUILD) GEN_ARGS="$(GEN_ARGS)" PG_INCL
 QUICK_PARTS := generated generator unit parse json nodes cli
 
 check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES) san-build rust go dist \
-		$(if $(HAVE_FUZZ_CC),fuzz-build)
+		$(if $(HAVE_FUZZ_CC),fuzz-build) majors-test
 	@$(SUITE_ENV) PARTS="$(PARTS)" tests/run.sh
 
 check-quick: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES)
@@ -531,3 +531,6 @@ $(BUILD)/tests/mutate_deparse: tests/runtime/mutate_deparse.c reader/reader.h te
 # Deep nesting on threads of 128 KiB, 256 KiB and 2 MiB stacks (targets/c/runtime/stack.c).
 $(BUILD)/tests/test_stack: tests/runtime/test_stack.c tests/check.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
+
+# Every PostgreSQL major in one build (issue 52): make majors, make majors-test.
+include mk/majors.mk

@@ -630,6 +630,26 @@ step "targets/c/runtime/ and targets/c/generated/ build as a vendored drop-in" s
 step "make dist's crate, Go module and C sources build outside the checkout and run their examples (tests/dist/run.sh)" \
 	tests/dist/run.sh "$BUILD/dist" "$BUILD"
 
+# Every major in one process (issue 52's link layer; mk/majors.mk, docs/majors.md): each major's
+# libpg_query renamed pgbind_pgNN_ by scripts/majors/link-major.sh (make majors-test builds it).
+section majors "every major in one process (build/majors: the link layer)"
+step "link-major.sh on made-up archives: every symbol kind renamed, the glibc shim, loud failures" \
+	tests/majors/link_cases.sh
+for o in "$BUILD"/majors/pg*/libpg_query.o; do
+	m=${o%/libpg_query.o}
+	m=${m##*/pg}
+	step "$o defines only pgbind_pg${m}_ global symbols" sh -c "
+		n=\$(nm -g --defined-only '$o' | wc -l); test \"\$n\" -gt 500 &&
+		! nm -g --defined-only '$o' | awk '{ print \$NF }' | grep -v '^pgbind_pg${m}_'"
+done
+MAJORS_SQL="$(echo tests/sql/*.sql tests/sql/pg*/*.sql)"
+# shellcheck disable=SC2086
+step "each renamed major and the user's -lpg_query in one process = each major's own library; 4 threads" \
+	"$BUILD/majors/one_process" --threads=4 --rounds=2 $MAJORS_SQL $DEBIAN_SQL
+# shellcheck disable=SC2086
+step "... the same with ThreadSanitizer (the project corpus, one round)" \
+	"$BUILD/majors/one_process_tsan" --threads=4 --rounds=1 $MAJORS_SQL
+
 section_end
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
