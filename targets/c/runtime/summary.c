@@ -11,6 +11,11 @@
  * walks again) is the switch of summarize(); the statement kinds are the model's node kinds named
  * "...Stmt" (pgbind_raw_is_statement). The truncated query is pgbind_truncate's (truncate.c).
  *
+ * CTEs as libpg_query 18 sees them: a statement's CTE names are listed when the statement is met
+ * (before those of the subqueries it holds); a relation read under an unqualified name some CTE
+ * has is that CTE, and left out, but in the body of a CTE of its name whose WITH is not RECURSIVE
+ * (a CTE does not see itself there: the name is a table).
+ *
  * libpg_query's choices kept, because equality with pg_query_summary is the contract: tables and
  * functions are listed each time they are met (no set); a function call in a SELECT's WHERE clause
  * is met twice (the clause is walked for its columns, then again); the walk of a WHERE clause for
@@ -152,6 +157,7 @@ typedef struct {
 	const char *schema, *rel;
 	const pgbind_Alias *alias;
 	pgbind_SummaryContext context;
+	bool own_cte; /* read in the body of a CTE of its name, whose WITH is not RECURSIVE: a table */
 } Relation;
 
 typedef struct {
@@ -161,6 +167,8 @@ typedef struct {
 	Vec functions;  /* pgbind_SummaryFunction */
 	Vec filters;    /* pgbind_SummaryFilterColumn */
 	Vec statements; /* const char * */
+	Vec scope;      /* const char *: the CTEs whose bodies the walk is in, of WITHs not RECURSIVE */
+	bool recursive; /* the WITH being walked is RECURSIVE */
 	bool filtering; /* walking a SELECT's WHERE clause for its columns */
 	pgbind_Status *status;
 	bool failed;
@@ -169,9 +177,12 @@ typedef struct {
 static void add_relation(Walk *w, const char *schema, const char *rel, const pgbind_Alias *alias,
 						 pgbind_SummaryContext context)
 {
+	bool own_cte = false;
+	for (size_t i = 0; !schema && rel && i < w->scope.n && !own_cte; i++)
+		own_cte = !strcmp(((const char **)w->scope.items)[i], rel);
 	Relation *r = vec_push(&w->mem, &w->relations, sizeof *r);
 	if (r)
-		*r = (Relation){schema, rel, alias, context};
+		*r = (Relation){schema, rel, alias, context, own_cte};
 }
 
 /* libpg_query's add_range_var: a FROM item's relations (a join's both sides, a sample's table). */
@@ -239,6 +250,19 @@ static void add_function(Walk *w, pgbind_Node *const *names, size_t n, pgbind_Su
 }
 
 static bool summarize(pgbind_RawItem item, void *ctx);
+
+/* The names of a statement's CTEs, recorded when the statement is met, before the walk reaches
+ * what it holds (so a CTE of a subquery in its FROM list comes after them), as libpg_query 18. */
+static void add_cte_names(Walk *w, const pgbind_WithClause *with)
+{
+	for (size_t i = 0; with && i < with->n_ctes; i++) {
+		const pgbind_Node *c = with->ctes[i];
+		const char **name =
+			c && c->tag == PGBIND_T_CommonTableExpr ? vec_push(&w->mem, &w->cte_names, sizeof *name) : NULL;
+		if (name)
+			*name = ((const pgbind_CommonTableExpr *)c)->ctename;
+	}
+}
 
 /* Whether the walk is over: failed, out of memory, or out of stack (then failed, with the
  * message of PGBIND_STACK_MESSAGE: a tree as deep as the parser allows needs a large stack). */
@@ -347,11 +371,20 @@ static bool summarize(pgbind_RawItem item, void *ctx)
 		return pgbind_raw_children(item, summarize, w);
 	const pgbind_Node *n = item.node;
 	switch (n->tag) {
+	case PGBIND_T_WithClause: {
+		bool recursive = w->recursive;
+		w->recursive = ((const pgbind_WithClause *)n)->recursive;
+		bool stopped = pgbind_raw_children(item, summarize, w);
+		w->recursive = recursive;
+		return stopped;
+	}
 	case PGBIND_T_CommonTableExpr: {
-		const char **name = vec_push(&w->mem, &w->cte_names, sizeof *name);
+		const char **name = w->recursive ? NULL : vec_push(&w->mem, &w->scope, sizeof *name);
 		if (name)
 			*name = ((const pgbind_CommonTableExpr *)n)->ctename;
-		break;
+		bool stopped = pgbind_raw_children(item, summarize, w);
+		w->scope.n -= name != NULL;
+		return stopped;
 	}
 	case PGBIND_T_CallStmt:
 		return walk_node(w, ((const pgbind_CallStmt *)n)->funccall);
@@ -359,6 +392,7 @@ static bool summarize(pgbind_RawItem item, void *ctx)
 		if (w->filtering)
 			return true; /* ends the walk of the WHERE clause for columns: libpg_query's choice */
 		const pgbind_SelectStmt *s = (const pgbind_SelectStmt *)n;
+		add_cte_names(w, s->withClause);
 		if (s->op == PGBIND_SETOP_NONE)
 			add_from_list(w, s->fromClause, s->n_fromClause, PGBIND_SUMMARY_SELECT);
 		if (s->intoClause)
@@ -371,19 +405,23 @@ static bool summarize(pgbind_RawItem item, void *ctx)
 		break;
 	}
 	case PGBIND_T_InsertStmt:
+		add_cte_names(w, ((const pgbind_InsertStmt *)n)->withClause);
 		add_from_item(w, (const pgbind_Node *)((const pgbind_InsertStmt *)n)->relation, PGBIND_SUMMARY_DML);
 		break;
 	case PGBIND_T_UpdateStmt: {
 		const pgbind_UpdateStmt *s = (const pgbind_UpdateStmt *)n;
+		add_cte_names(w, s->withClause);
 		add_from_item(w, (const pgbind_Node *)s->relation, PGBIND_SUMMARY_DML);
 		add_from_list(w, s->fromClause, s->n_fromClause, PGBIND_SUMMARY_SELECT);
 		break;
 	}
 	case PGBIND_T_MergeStmt:
+		add_cte_names(w, ((const pgbind_MergeStmt *)n)->withClause);
 		add_from_item(w, (const pgbind_Node *)((const pgbind_MergeStmt *)n)->relation, PGBIND_SUMMARY_DML);
 		break;
 	case PGBIND_T_DeleteStmt: {
 		const pgbind_DeleteStmt *s = (const pgbind_DeleteStmt *)n;
+		add_cte_names(w, s->withClause);
 		add_from_item(w, (const pgbind_Node *)s->relation, PGBIND_SUMMARY_DML);
 		add_from_list(w, s->usingClause, s->n_usingClause, PGBIND_SUMMARY_SELECT);
 		break;
@@ -529,7 +567,7 @@ static void finish_relations(Walk *w, pgbind_Summary *s)
 	for (size_t i = 0; i < w->relations.n && !w->mem.oom; i++) {
 		const Relation *r = &rels[i];
 		const char *name = relation_name(&w->mem, r->schema, r->rel);
-		if (r->context != PGBIND_SUMMARY_SELECT || r->schema || !in_cte_names(w, r->rel)) {
+		if (r->context != PGBIND_SUMMARY_SELECT || r->schema || r->own_cte || !in_cte_names(w, r->rel)) {
 			pgbind_SummaryTable *t = vec_push(&w->mem, &tables, sizeof *t);
 			if (t)
 				*t = (pgbind_SummaryTable){name, r->schema, r->rel ? r->rel : "", r->context};
