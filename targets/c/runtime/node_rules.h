@@ -86,6 +86,8 @@ pgbind_NodeRules pgbind_node_rules(const pgbind_Node *node);
 const pgbind_FieldDesc *pgbind_rule_field(const pgbind_NodeRuleLine *l);
 /* Whether line l's condition holds on node. */
 bool pgbind_rule_holds(const pgbind_Node *node, const pgbind_NodeRuleLine *l);
+/* Whether node's kind has a line (rule, action). */
+bool pgbind_rule_has(const pgbind_Node *node, pgbind_NodeRule rule, pgbind_NodeAction action);
 /* The field of node's kind ruled (rule, action), or NULL. */
 const pgbind_FieldDesc *pgbind_rule_find(const pgbind_Node *node, pgbind_NodeRule rule, pgbind_NodeAction action);
 

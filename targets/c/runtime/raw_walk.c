@@ -210,11 +210,22 @@ bool pgbind_rule_holds(const pgbind_Node *node, const pgbind_NodeRuleLine *l)
 	return hit != l->cond_negate;
 }
 
-const pgbind_FieldDesc *pgbind_rule_find(const pgbind_Node *node, pgbind_NodeRule rule, pgbind_NodeAction action)
+static const pgbind_NodeRuleLine *rule_line(const pgbind_Node *node, pgbind_NodeRule rule, pgbind_NodeAction action)
 {
 	pgbind_NodeRules r = pgbind_node_rules(node);
 	for (size_t i = 0; i < r.n; i++)
 		if (r.lines[i]->rule == rule && r.lines[i]->action == action)
-			return pgbind_rule_field(r.lines[i]);
+			return r.lines[i];
 	return NULL;
+}
+
+bool pgbind_rule_has(const pgbind_Node *node, pgbind_NodeRule rule, pgbind_NodeAction action)
+{
+	return rule_line(node, rule, action) != NULL;
+}
+
+const pgbind_FieldDesc *pgbind_rule_find(const pgbind_Node *node, pgbind_NodeRule rule, pgbind_NodeAction action)
+{
+	const pgbind_NodeRuleLine *l = rule_line(node, rule, action);
+	return l ? pgbind_rule_field(l) : NULL;
 }
