@@ -6,9 +6,11 @@
  * pg_query.SummaryResult), the bytes pg_query_summary returns.
  *
  * libpg_query's summary walks the raw parse tree with PostgreSQL's raw_expression_tree_walker,
- * which descends only into the node kinds and fields that DML statements can hold: raw_walk.c, as
- * data. Whatever libpg_query's summary does on a node kind (a relation it records, a clause it
- * walks again) is the switch of summarize(); the statement kinds are the model's node kinds named
+ * which descends only into the node kinds and fields that DML statements can hold (raw_walk.c).
+ * What it does on each node kind (a relation it records, a clause it walks again) is data,
+ * schema/summary.txt's summary: lines and the shapes they read (relation:, from_item:, ...),
+ * generated into node_rules.inc.c (node_rules.h): summarize() runs a kind's actions in their order
+ * (act()), then the walker's descent; the statement kinds are the model's node kinds named
  * "...Stmt" (pgbind_raw_is_statement). The truncated query is pgbind_truncate's (truncate.c).
  *
  * CTEs as libpg_query 18 sees them: a statement's CTE names are listed when the statement is met

@@ -3,7 +3,8 @@
  * summary shortens it (its pg_query_summary_truncate), so that pgbind_summary's truncated_query
  * equals pg_query_summary's.
  *
- * The parts that may be written "..." are found by PostgreSQL's raw walker (raw_walk.h): a
+ * The parts that may be written "..." are found by PostgreSQL's raw walker (raw_walk.h), each
+ * kind's parts declared by schema/summary.txt's truncate: lines (node_rules.h): a
  * SELECT's target list, WHERE clause and VALUES lists, an UPDATE's SET list and WHERE clause, an
  * INSERT's column list, a CTE's query, the WHERE clause of DELETE, COPY, CREATE INDEX, CREATE
  * RULE and ON CONFLICT's inference, ON CONFLICT's SET list and WHERE clause. Each gets the depth at
