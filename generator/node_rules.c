@@ -59,13 +59,11 @@ static const KeyDesc keys[] = {
 	{"truncate", true, false, truncate_parts},
 };
 
-/* The kinds whose fields "hold a table": RangeVar and the from_item kinds. */
 typedef struct {
 	json_t *view, *lines;
 	Overrides *ov;
 	gen_Error *err;
 	const char *path;
-	json_t *table_types; /* object: type name -> true */
 } Ctx;
 
 static json_t *field_named(json_t *msg, const char *name, size_t len, int *index)
@@ -102,8 +100,11 @@ static json_t *enum_named(json_t *view, const char *name)
 {
 	size_t i;
 	json_t *e;
-	json_array_foreach(json_object_get(view, "enums"), i,
-					   e) if (!strcmp(json_string_value(json_object_get(e, "name")), name)) return e;
+	json_array_foreach(json_object_get(view, "enums"), i, e)
+	{
+		if (!strcmp(json_string_value(json_object_get(e, "name")), name))
+			return e;
+	}
 	return NULL;
 }
 
@@ -260,11 +261,14 @@ static bool covered(Ctx *c, const char *msg, const char *field)
 {
 	size_t i;
 	json_t *l;
-	json_array_foreach(c->lines, i,
-					   l) if (!strcmp(json_string_value(json_object_get(l, "message")), msg) &&
-							  !strcmp(json_string_value(json_object_get(l, "field")), field) &&
-							  (!strcmp(json_string_value(json_object_get(l, "rule")), "summary") ||
-							   !strcmp(json_string_value(json_object_get(l, "rule")), "from_item"))) return true;
+	json_array_foreach(c->lines, i, l)
+	{
+		const char *rule = json_string_value(json_object_get(l, "rule"));
+		if (!strcmp(json_string_value(json_object_get(l, "message")), msg) &&
+			!strcmp(json_string_value(json_object_get(l, "field")), field) &&
+			(!strcmp(rule, "summary") || !strcmp(rule, "from_item")))
+			return true;
+	}
 	char target[300];
 	snprintf(target, sizeof target, "%s.%s", msg, field);
 	const char *none = overrides_get(c->ov, target, "summary");
@@ -281,8 +285,11 @@ static bool check_tables(Ctx *c)
 	json_object_set_new(types, "RangeVar", json_true());
 	size_t i;
 	json_t *l, *m, *f;
-	json_array_foreach(c->lines, i, l) if (!strcmp(json_string_value(json_object_get(l, "rule")), "from_item"))
-		json_object_set(types, json_string_value(json_object_get(l, "message")), json_true());
+	json_array_foreach(c->lines, i, l)
+	{
+		if (!strcmp(json_string_value(json_object_get(l, "rule")), "from_item"))
+			json_object_set(types, json_string_value(json_object_get(l, "message")), json_true());
+	}
 	bool ok = true;
 	json_array_foreach(json_object_get(c->view, "messages"), i, m)
 	{
@@ -314,11 +321,15 @@ bool node_rules_add(json_t *view, const char *path, int major, gen_Error *err)
 		overrides_free(ov);
 		return false;
 	}
-	Ctx c = {view, json_array(), ov, err, path, NULL};
+	Ctx c = {view, json_array(), ov, err, path};
 	bool ok = true;
 	size_t i;
 	json_t *m;
-	json_array_foreach(json_object_get(view, "messages"), i, m) if (ok) ok = read_kind(&c, m, (int)i);
+	json_array_foreach(json_object_get(view, "messages"), i, m)
+	{
+		if (ok)
+			ok = read_kind(&c, m, (int)i);
+	}
 	ok = ok && check_tables(&c) && overrides_check_all_used(ov, err);
 	overrides_free(ov);
 	if (!ok) {
