@@ -61,6 +61,8 @@ OVERRIDES   := schema/overrides.txt
 # then the deparse contract of the version's libpg_query (tools/deparse-probe writes it).
 OVERRIDES   += schema/libpg_query.txt
 OVERRIDES   += $(wildcard $(SCHEMA)/deparse.txt)
+# What libpg_query's summary knows of each node kind (its walker, what it records, what it shortens).
+NODE_RULES  := schema/summary.txt
 
 # libclang: the newest LLVM that installs its C API (Debian 12's libclang-dev brings llvm-14).
 LLVM_DIR    ?= $(patsubst %/include/clang-c/Index.h,%,$(lastword $(sort $(wildcard /usr/lib/llvm-*/include/clang-c/Index.h))))
@@ -79,7 +81,7 @@ CFLAGS_ALL  := $(CSTD) $(OPT) $(WARN) $(SANFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
 
 GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/names.c generator/names_c.c generator/targets.c generator/names_go.c generator/makes_go.c \
-               generator/classify.c generator/deparse_rules.c generator/main.c
+               generator/classify.c generator/deparse_rules.c generator/node_rules.c generator/main.c
 EXTRACT_SRCS := generator/common.c generator/extract.c
 # The C target (targets/c): its generated files (everything the runtime and the tests include)
 # and its hand-written runtime.
@@ -148,7 +150,7 @@ $(BUILD)/pgbind-extract: $(EXTRACT_SRCS) generator/common.h | $(BUILD)/.dir
 GEN_TARGETS = --target c --out $(C_GEN) --tests-out tests/runtime/generated \
               --target rust --out targets/rust/generated --tests-out targets/rust/tests/generated \
               --target go --out targets/go --target report --out docs/generated
-GEN_ARGS = --model $(MODEL) --proto $(PG_QUERY_PROTO) $(addprefix --overrides ,$(OVERRIDES)) $(GEN_TARGETS)
+GEN_ARGS = --model $(MODEL) --proto $(PG_QUERY_PROTO) $(addprefix --overrides ,$(OVERRIDES)) --node-rules $(NODE_RULES) $(GEN_TARGETS)
 
 # The model is checked in: generating code needs jansson only. Extraction needs libclang.
 EXTRACT_CMD = mkdir -p $(SCHEMA) && $(BUILD)/pgbind-extract --include-dir $(PG_INCLUDE_SERVER) --out $(MODEL)

@@ -16,6 +16,7 @@
 #include "classify.h"
 #include "common.h"
 #include "makes_go.h"
+#include "node_rules.h"
 #include "overrides.h"
 #include "proto_read.h"
 #include "targets.h"
@@ -159,7 +160,7 @@ static bool remove_tree(const char *dir)
 static int usage(void)
 {
 	fprintf(stderr,
-			"usage: pgbind-gen --model FILE --proto FILE --overrides FILE [--overrides FILE...]\n"
+			"usage: pgbind-gen --model FILE --proto FILE --overrides FILE [--overrides FILE...] --node-rules FILE\n"
 			"                  --target NAME [--templates DIR] [--out DIR] [--tests-out DIR] [--target NAME ...]\n"
 			"                  [--check]\n"
 			"                  [--dump-view FILE]\n"
@@ -170,6 +171,7 @@ static int usage(void)
 			"          in the templates' tests/ folder) follow it. A --templates DIR with no --target\n"
 			"          before it names the target by DIR (targets/NAME/templates, or its last component).\n"
 			"--overrides  the exceptions, one file or more (the shared ones, then the version's own)\n"
+			"--node-rules  what libpg_query's summary knows of each node kind (schema/summary.txt)\n"
 			"--check  render into temporary directories and compare each with its --out (diff -ru);\n"
 			"         exits 1 and prints the diff when one is stale. Writes nothing under --out.\n"
 			"--dump-view  also write the view model the templates are rendered with, as JSON, to FILE\n"
@@ -458,6 +460,7 @@ int main(int argc, char **argv)
 	int n_targets = 0;
 	bool check = false;
 	const char *dump_path = NULL;
+	const char *node_rules_path = NULL; /* schema/summary.txt */
 	memset(targets, 0, sizeof targets);
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
@@ -500,10 +503,12 @@ int main(int argc, char **argv)
 			check = true;
 		else if (strcmp(argv[i], "--dump-view") == 0 && i + 1 < argc)
 			dump_path = argv[++i];
+		else if (strcmp(argv[i], "--node-rules") == 0 && i + 1 < argc)
+			node_rules_path = argv[++i];
 		else
 			return usage();
 	}
-	if (!model_path || !proto_path || !n_overrides || (!n_targets && !dump_path))
+	if (!model_path || !proto_path || !n_overrides || !node_rules_path || (!n_targets && !dump_path))
 		return usage();
 	for (int t = 0, n_given = n_targets; t < n_given; t++) {
 		bool out_given = targets[t].out_dir != NULL;
@@ -539,7 +544,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	json_t *view = classify(model, model_path, proto, ov, &err);
-	if (!view) {
+	if (!view ||
+		!node_rules_add(view, node_rules_path, (int)json_integer_value(json_object_get(model, "pg_major")), &err)) {
 		gen_Error_print(&err);
 		return 1;
 	}
@@ -549,6 +555,7 @@ int main(int argc, char **argv)
 		hash_input(inputs, model_path, model_path, &err) && hash_input(inputs, base_name(proto_path), proto_path, &err);
 	for (int k = 0; hashed && k < n_overrides; k++)
 		hashed = hash_input(inputs, overrides_paths[k], overrides_paths[k], &err);
+	hashed = hashed && hash_input(inputs, node_rules_path, node_rules_path, &err);
 	hashed = hashed && hash_input(inputs, MAKES_GO_FILE, MAKES_GO_FILE, &err); /* the Go target's Make* helpers */
 	if (!hashed) {
 		gen_Error_print(&err);

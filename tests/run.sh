@@ -249,6 +249,29 @@ printf '\nRangeVar.relname deparse_9:nonnull,in=UpdateStmt.relation\n' >"$TMP/de
 expect_fail "a deparse rule with a context clause (removed) stops the generator with file:line, saying what to write" 1 \
 	"deparse-context.txt:2:[0-9]+: error: RangeVar.relname deparse_9: 'in=UpdateStmt.relation': context clauses were removed.*write the rule without it" \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o9") --overrides "$TMP/deparse-context.txt"
+# schema/summary.txt (generator/node_rules.c): each line checked against the model, and every
+# field holding a table covered.
+{ cat schema/summary.txt; printf 'RangeVarr walk:alias\n'; } >"$TMP/rules-kind.txt"
+expect_fail "a summary rule on a kind the model lacks stops the generator with file:line" 1 \
+	"rules-kind.txt:[0-9]+:[0-9]+: error: override 'RangeVarr walk:alias' matches nothing" \
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o10") --node-rules "$TMP/rules-kind.txt"
+sed 's/^RangeVar            walk:alias$/RangeVar            walk:aliass/' schema/summary.txt >"$TMP/rules-field.txt"
+expect_fail "... and one naming a field the kind lacks" 1 \
+	"rules-field.txt:[0-9]+:[0-9]+: error: RangeVar walk: RangeVar has no field 'aliass'" \
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o11") --node-rules "$TMP/rules-field.txt"
+sed 's/^CreateStmt        summary:relation=tables_ddl$/CreateStmt        summary:relation=tables_dll/' \
+	schema/summary.txt >"$TMP/rules-action.txt"
+expect_fail "... and an action it does not know" 1 \
+	"rules-action.txt:[0-9]+:[0-9]+: error: CreateStmt summary: 'relation=tables_dll': expected FIELD=ACTION" \
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o12") --node-rules "$TMP/rules-action.txt"
+sed 's/unless:objtype=OBJECT_INDEX/unless:objtype=OBJECT_INDEXX/' schema/summary.txt >"$TMP/rules-enum.txt"
+expect_fail "... and an enum value the model lacks" 1 \
+	"rules-enum.txt:[0-9]+:[0-9]+: error: AlterTableStmt unless: OBJECT_INDEXX is no value of ObjectType" \
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o13") --node-rules "$TMP/rules-enum.txt"
+grep -v '^ClusterStmt.relation ' schema/summary.txt >"$TMP/rules-table.txt"
+expect_fail "a field holding a table that no summary rule covers stops the generator, saying what to declare" 1 \
+	"rules-table.txt: error: ClusterStmt.relation holds a table \\(RangeVar\\) that no line covers: declare .*ClusterStmt.relation summary:none" \
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o14") --node-rules "$TMP/rules-table.txt"
 touch "$TMP/a-file"
 expect_fail "an unwritable output directory stops the generator" 1 "cannot create output directory" \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/a-file")

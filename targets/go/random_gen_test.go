@@ -6,6 +6,7 @@
 //   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
 //   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
 //   schema/pg15/deparse.txt      fnv1a64 3913d87cefe282e8
+//   schema/summary.txt           fnv1a64 115606e0e7e4cb0e
 //   targets/go/makefuncs.txt     fnv1a64 a95084175b1befbf
 
 // random_gen_test.go -- random trees for the property test (property_test.go): one builder per

@@ -39,3 +39,16 @@ SELECT * FROM (WITH c AS (SELECT 2) SELECT * FROM c) s;
 SELECT (WITH c AS (SELECT 3) SELECT * FROM c);
 -- a WHERE inside a CTE's query (a probed contract once refused it: no rule may refuse a parsed tree)
 WITH x AS (SELECT * FROM t WHERE a = 1) SELECT * FROM x;
+-- the summary's CTE names: a statement's own first, then those of what it holds (a subquery's
+-- WITH after the outer one, under EXPLAIN too), as libpg_query 18's pg_query_summary lists them
+EXPLAIN (VERBOSE, COSTS OFF) WITH x AS (SELECT * FROM int4_tbl) SELECT * FROM (WITH y AS (SELECT * FROM x) SELECT * FROM y) ss;
+WITH x AS (WITH z AS (SELECT 1) SELECT * FROM z), w AS (SELECT 2) SELECT * FROM (WITH y AS (SELECT * FROM x) SELECT * FROM y) ss;
+WITH q AS (SELECT 1) UPDATE t SET a = 1 FROM (WITH y AS (SELECT 1) SELECT * FROM y) s;
+WITH q AS (SELECT 1) DELETE FROM t USING (WITH y AS (SELECT 1) SELECT * FROM y) s;
+-- without RECURSIVE a CTE does not see itself: in its own body (at any depth) its name is a table
+WITH outermost(x) AS (SELECT 1 UNION (WITH innermost AS (SELECT 2) SELECT * FROM outermost UNION SELECT * FROM innermost)) SELECT * FROM outermost;
+WITH a AS (SELECT * FROM a x) SELECT * FROM a y;
+WITH a AS (WITH b AS (SELECT * FROM a) SELECT * FROM b), c AS (SELECT * FROM a) SELECT 1;
+WITH a AS (WITH RECURSIVE b AS (SELECT * FROM a) SELECT * FROM b) SELECT 1;
+WITH RECURSIVE a AS (WITH b AS (SELECT * FROM a) SELECT * FROM b) SELECT 1;
+SELECT * FROM a, (WITH a AS (SELECT * FROM a) SELECT 1) s;

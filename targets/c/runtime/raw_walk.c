@@ -1,118 +1,19 @@
 /*
- * raw_walk.c -- PostgreSQL's raw_expression_tree_walker over pgbind trees (raw_walk.h). What it
- * walks is PostgreSQL's knowledge, not pgbind's model: it is data here (raw_rules, from PostgreSQL
- * 17's nodeFuncs.c and libpg_query's pg_query_raw_tree_walker_supports()), its names resolved once
- * against the linked major's descriptor tables (pgbind_reflect.h): a kind or field this major lacks
- * is skipped, so one table serves 15, 17 and 18.
+ * raw_walk.c -- PostgreSQL's raw_expression_tree_walker over pgbind trees (raw_walk.h), and the
+ * per-kind rules of libpg_query's summary (node_rules.h) it and summary.c and truncate.c read.
+ * What it walks is PostgreSQL's knowledge, not pgbind's model: it is data, schema/summary.txt's
+ * walk: lines (from nodeFuncs.c and libpg_query's pg_query_raw_tree_walker_supports()), checked
+ * against the major's model by pgbind-gen and generated into node_rules.inc.c as indices into the
+ * descriptor tables (pgbind_reflect.h), indexed by node tag once here.
  */
 #include <pthread.h>
 #include <string.h>
 
 #include "internal.h"
+#include "node_rules.h"
 #include "raw_walk.h"
 
-/* A kind it walks, and its fields in the walker's order. "*f": f's elements are not offered: each
- * one's own fields are walked in its place (CaseExpr.args' CaseWhens). RETURNING is left out (see
- * above). */
-typedef struct {
-	const char *kind;
-	const char *fields;
-} RawRule;
-
-static const RawRule raw_rules[] = {
-	{"JsonFormat", ""},
-	{"SetToDefault", ""},
-	{"CurrentOfExpr", ""},
-	{"SQLValueFunction", ""},
-	{"Integer", ""},
-	{"Float", ""},
-	{"Boolean", ""},
-	{"String", ""},
-	{"BitString", ""},
-	{"ParamRef", ""},
-	{"A_Const", ""},
-	{"A_Star", ""},
-	{"MergeSupportFunc", ""},
-	{"Alias", ""},
-	{"RangeVar", "alias"},
-	{"GroupingFunc", "args"},
-	{"SubLink", "testexpr subselect"},
-	{"CaseExpr", "arg *args defresult"},
-	{"RowExpr", "args"},
-	{"CoalesceExpr", "args"},
-	{"MinMaxExpr", "args"},
-	{"XmlExpr", "named_args args"},
-	{"JsonReturning", "format"},
-	{"JsonValueExpr", "raw_expr formatted_expr format"},
-	{"JsonParseExpr", "expr output"},
-	{"JsonScalarExpr", "expr output"},
-	{"JsonSerializeExpr", "expr output"},
-	{"JsonConstructorExpr", "args func coercion returning"},
-	{"JsonIsPredicate", "expr"},
-	{"JsonArgument", "val"},
-	{"JsonFuncExpr", "context_item pathspec passing output on_empty on_error"},
-	{"JsonBehavior", "expr"},
-	{"JsonTable", "context_item pathspec passing columns on_error"},
-	{"JsonTableColumn", "typeName on_empty on_error columns"},
-	{"JsonTablePathSpec", "string"},
-	{"NullTest", "arg"},
-	{"BooleanTest", "arg"},
-	{"JoinExpr", "larg rarg quals alias"},
-	{"IntoClause", "rel viewQuery"},
-	{"InsertStmt", "relation cols selectStmt onConflictClause withClause"},
-	{"DeleteStmt", "relation usingClause whereClause withClause"},
-	{"UpdateStmt", "relation targetList whereClause fromClause withClause"},
-	{"MergeStmt", "relation sourceRelation joinCondition mergeWhenClauses withClause"},
-	{"MergeWhenClause", "condition targetList values"},
-	{"SelectStmt", "distinctClause intoClause targetList fromClause whereClause groupClause havingClause "
-				   "windowClause valuesLists sortClause limitOffset limitCount lockingClause withClause larg rarg"},
-	{"PLAssignStmt", "indirection val"},
-	{"A_Expr", "lexpr rexpr"},
-	{"BoolExpr", "args"},
-	{"ColumnRef", ""},
-	{"FuncCall", "args agg_order agg_filter over"},
-	{"NamedArgExpr", "arg"},
-	{"A_Indices", "lidx uidx"},
-	{"A_Indirection", "arg indirection"},
-	{"A_ArrayExpr", "elements"},
-	{"ResTarget", "indirection val"},
-	{"MultiAssignRef", "source"},
-	{"TypeCast", "arg typeName"},
-	{"CollateClause", "arg"},
-	{"SortBy", "node"},
-	{"WindowDef", "partitionClause orderClause startOffset endOffset"},
-	{"RangeSubselect", "subquery alias"},
-	{"RangeFunction", "functions alias coldeflist"},
-	{"RangeTableSample", "relation args repeatable"},
-	{"RangeTableFunc", "docexpr rowexpr namespaces columns alias"},
-	{"RangeTableFuncCol", "colexpr coldefexpr"},
-	{"TypeName", "typmods arrayBounds"},
-	{"ColumnDef", "typeName raw_default collClause"},
-	{"IndexElem", "expr"},
-	{"GroupingSet", "content"},
-	{"LockingClause", "lockedRels"},
-	{"XmlSerialize", "expr typeName"},
-	{"WithClause", "ctes"},
-	{"InferClause", "indexElems whereClause"},
-	{"OnConflictClause", "infer targetList whereClause"},
-	{"CommonTableExpr", "ctequery"},
-	{"JsonOutput", "typeName returning"},
-	{"JsonKeyValue", "key value"},
-	{"JsonObjectConstructor", "output exprs"},
-	{"JsonArrayConstructor", "output exprs"},
-	{"JsonAggConstructor", "output agg_order agg_filter over"},
-	{"JsonObjectAgg", "constructor arg"},
-	{"JsonArrayAgg", "constructor arg"},
-	{"JsonArrayQueryConstructor", "output query"},
-};
-
-/* Walked in place of their element, never offered (see "*f"). */
-static const RawRule raw_through_rules[] = {{"CaseWhen", "expr result"}};
-
-/* The statement kinds pg_query_summary does not name in statement_types (every other kind named
- * "...Stmt" it names): RawStmt is the wrapper, the others its list leaves out. */
-static const char *const unnamed_statements[] = {"RawStmt", "ReturnStmt", "PLAssignStmt",
-												 "AlterDatabaseRefreshCollStmt", "PlannedStmt"};
+#include "node_rules.inc.c"
 
 #define MAX_RAW_FIELDS 16
 
@@ -123,55 +24,68 @@ typedef struct {
 	uint8_t n;
 	const pgbind_FieldDesc *fields[MAX_RAW_FIELDS];
 	bool field_through[MAX_RAW_FIELDS];
+	const pgbind_NodeRuleLine **lines; /* every line of the kind, in the file's order */
+	size_t n_lines;
 } KindRule;
 
 static KindRule kind_rules[PGBIND_NODE_TAG_LIMIT];
+static const pgbind_NodeRuleLine *line_slots[sizeof pgbind_node_rule_lines / sizeof pgbind_node_rule_lines[0]];
 static pthread_once_t kind_rules_once = PTHREAD_ONCE_INIT;
 
-static const pgbind_FieldDesc *field_named(const pgbind_MessageDesc *d, const char *name, size_t len)
+static KindRule *kind_of(const pgbind_NodeRuleLine *l)
 {
-	for (uint32_t i = 0; i < d->n_fields; i++)
-		if (strlen(d->fields[i].name) == len && !memcmp(d->fields[i].name, name, len))
-			return &d->fields[i];
-	return NULL;
+	uint32_t tag = pgbind_message_descs[l->message].tag;
+	return tag && tag < PGBIND_NODE_TAG_LIMIT ? &kind_rules[tag] : NULL;
 }
 
-static void resolve(const RawRule *r, bool through)
+const pgbind_FieldDesc *pgbind_rule_field(const pgbind_NodeRuleLine *l)
 {
-	const pgbind_MessageDesc *d = pgbind_message_desc_by_name(r->kind);
-	if (!d || !d->tag || d->tag >= PGBIND_NODE_TAG_LIMIT)
-		return; /* a kind this major lacks */
-	KindRule *k = &kind_rules[d->tag];
-	k->walked = !through;
-	k->through = through;
-	for (const char *s = r->fields; *s;) {
-		while (*s == ' ')
-			s++;
-		bool each = *s == '*';
-		s += each;
-		size_t len = strcspn(s, " ");
-		const pgbind_FieldDesc *f = len ? field_named(d, s, len) : NULL;
-		if (f && k->n < MAX_RAW_FIELDS) {
-			k->field_through[k->n] = each;
-			k->fields[k->n++] = f;
-		}
-		s += len;
-	}
+	return l->field < 0 ? NULL : &pgbind_message_descs[l->message].fields[l->field];
 }
 
+/* The walker's fields of each kind, and each kind's lines, from the generated lines. */
 static void resolve_all(void)
 {
-	for (size_t i = 0; i < sizeof raw_rules / sizeof raw_rules[0]; i++)
-		resolve(&raw_rules[i], false);
-	for (size_t i = 0; i < sizeof raw_through_rules / sizeof raw_through_rules[0]; i++)
-		resolve(&raw_through_rules[i], true);
+	size_t used = 0;
+	for (size_t i = 0; i < pgbind_node_rule_count; i++) {
+		const pgbind_NodeRuleLine *l = &pgbind_node_rule_lines[i];
+		KindRule *k = kind_of(l);
+		if (!k)
+			continue;
+		k->n_lines++;
+		switch (l->rule) {
+		case PGBIND_NR_walk:
+		case PGBIND_NR_walk_in_place:
+			k->walked = l->rule == PGBIND_NR_walk;
+			k->through = l->rule == PGBIND_NR_walk_in_place;
+			if (l->field >= 0 && k->n < MAX_RAW_FIELDS)
+				k->fields[k->n++] = pgbind_rule_field(l);
+			break;
+		case PGBIND_NR_walk_each:
+			for (uint8_t f = 0; f < k->n; f++)
+				k->field_through[f] = k->field_through[f] || k->fields[f] == pgbind_rule_field(l);
+			break;
+		default:
+			break;
+		}
+	}
+	for (uint32_t tag = 1; tag < PGBIND_NODE_TAG_LIMIT; tag++) {
+		kind_rules[tag].lines = line_slots + used;
+		used += kind_rules[tag].n_lines;
+		kind_rules[tag].n_lines = 0;
+	}
+	for (size_t i = 0; i < pgbind_node_rule_count; i++) {
+		KindRule *k = kind_of(&pgbind_node_rule_lines[i]);
+		if (k)
+			k->lines[k->n_lines++] = &pgbind_node_rule_lines[i];
+	}
 	kind_rules[PGBIND_T_List].walked = true;
 	for (uint32_t tag = 1; tag < PGBIND_NODE_TAG_LIMIT; tag++) {
 		const pgbind_MessageDesc *d = pgbind_node_desc(tag);
 		size_t len = d ? strlen(d->name) : 0;
 		bool stmt = len > 4 && !strcmp(d->name + len - 4, "Stmt");
-		for (size_t i = 0; stmt && i < sizeof unnamed_statements / sizeof unnamed_statements[0]; i++)
-			stmt = strcmp(d->name, unnamed_statements[i]) != 0;
+		for (size_t i = 0; stmt && i < kind_rules[tag].n_lines; i++)
+			stmt = kind_rules[tag].lines[i]->rule != PGBIND_NR_statement;
 		kind_rules[tag].statement = stmt;
 	}
 }
@@ -252,4 +166,66 @@ bool pgbind_raw_is_statement(const pgbind_Node *node)
 {
 	pthread_once(&kind_rules_once, resolve_all);
 	return rule_of(node)->statement;
+}
+
+pgbind_NodeRules pgbind_node_rules(const pgbind_Node *node)
+{
+	pthread_once(&kind_rules_once, resolve_all);
+	const KindRule *k = node ? rule_of(node) : NULL;
+	return k ? (pgbind_NodeRules){k->lines, k->n_lines} : (pgbind_NodeRules){NULL, 0};
+}
+
+const pgbind_Node *pgbind_field_node(const pgbind_Node *node, const pgbind_FieldDesc *f)
+{
+	bool one = f && (f->wire == PGBIND_WIRE_NODE || f->wire == PGBIND_WIRE_MESSAGE || f->wire == PGBIND_WIRE_ONEOF);
+	return one ? *(const pgbind_Node *const *)((const char *)node + f->offset) : NULL;
+}
+
+pgbind_Node *const *pgbind_field_list(const pgbind_Node *node, const pgbind_FieldDesc *f, size_t *n)
+{
+	bool many = f && (f->wire == PGBIND_WIRE_REPEATED_NODE || f->wire == PGBIND_WIRE_REPEATED_MESSAGE);
+	*n = many ? *(const size_t *)((const char *)node + f->count_offset) : 0;
+	return many ? *(pgbind_Node *const *const *)((const char *)node + f->offset) : NULL;
+}
+
+const char *pgbind_field_string(const pgbind_Node *node, const pgbind_FieldDesc *f)
+{
+	return f && f->wire == PGBIND_WIRE_STRING ? *(const char *const *)((const char *)node + f->offset) : NULL;
+}
+
+bool pgbind_field_bool(const pgbind_Node *node, const pgbind_FieldDesc *f)
+{
+	return f && f->wire == PGBIND_WIRE_BOOL && *(const bool *)((const char *)node + f->offset);
+}
+
+bool pgbind_rule_holds(const pgbind_Node *node, const pgbind_NodeRuleLine *l)
+{
+	if (l->cond_field < 0)
+		return true;
+	const pgbind_FieldDesc *f = &pgbind_message_descs[l->message].fields[l->cond_field];
+	int value = *(const int *)((const char *)node + f->offset); /* a generated enum */
+	bool hit = false;
+	for (size_t i = 0; l->cond_values[i] && !hit; i++)
+		hit = l->cond_values[i] == value;
+	return hit != l->cond_negate;
+}
+
+static const pgbind_NodeRuleLine *rule_line(const pgbind_Node *node, pgbind_NodeRule rule, pgbind_NodeAction action)
+{
+	pgbind_NodeRules r = pgbind_node_rules(node);
+	for (size_t i = 0; i < r.n; i++)
+		if (r.lines[i]->rule == rule && r.lines[i]->action == action)
+			return r.lines[i];
+	return NULL;
+}
+
+bool pgbind_rule_has(const pgbind_Node *node, pgbind_NodeRule rule, pgbind_NodeAction action)
+{
+	return rule_line(node, rule, action) != NULL;
+}
+
+const pgbind_FieldDesc *pgbind_rule_find(const pgbind_Node *node, pgbind_NodeRule rule, pgbind_NodeAction action)
+{
+	const pgbind_NodeRuleLine *l = rule_line(node, rule, action);
+	return l ? pgbind_rule_field(l) : NULL;
 }

@@ -1,7 +1,8 @@
 /*
  * raw_walk.h -- PostgreSQL's raw_expression_tree_walker over pgbind trees (raw_walk.c), for the
  * summary (summary.c) and its truncation (truncate.c), which libpg_query computes with that walker:
- * it descends only into the node kinds and fields DML statements hold, in an order of its own.
+ * it descends only into the node kinds and fields DML statements hold, in an order of its own
+ * (schema/summary.txt's walk: lines).
  */
 #ifndef PGBIND_RAW_WALK_H
 #define PGBIND_RAW_WALK_H

@@ -6,10 +6,17 @@
  * pg_query.SummaryResult), the bytes pg_query_summary returns.
  *
  * libpg_query's summary walks the raw parse tree with PostgreSQL's raw_expression_tree_walker,
- * which descends only into the node kinds and fields that DML statements can hold: raw_walk.c, as
- * data. Whatever libpg_query's summary does on a node kind (a relation it records, a clause it
- * walks again) is the switch of summarize(); the statement kinds are the model's node kinds named
+ * which descends only into the node kinds and fields that DML statements can hold (raw_walk.c).
+ * What it does on each node kind (a relation it records, a clause it walks again) is data,
+ * schema/summary.txt's summary: lines and the shapes they read (relation:, from_item:, ...),
+ * generated into node_rules.inc.c (node_rules.h): summarize() runs a kind's actions in their order
+ * (act()), then the walker's descent; the statement kinds are the model's node kinds named
  * "...Stmt" (pgbind_raw_is_statement). The truncated query is pgbind_truncate's (truncate.c).
+ *
+ * CTEs as libpg_query 18 sees them: a statement's CTE names are listed when the statement is met
+ * (before those of the subqueries it holds); a relation read under an unqualified name some CTE
+ * has is that CTE, and left out, but in the body of a CTE of its name whose WITH is not RECURSIVE
+ * (a CTE does not see itself there: the name is a table).
  *
  * libpg_query's choices kept, because equality with pg_query_summary is the contract: tables and
  * functions are listed each time they are met (no set); a function call in a SELECT's WHERE clause
@@ -31,6 +38,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "node_rules.h"
 #include "raw_walk.h"
 
 /* ---- Growing arrays in the arena ---------------------------------------------------------------- */
@@ -150,8 +158,10 @@ static const char *sval(const pgbind_Node *n)
 
 typedef struct {
 	const char *schema, *rel;
-	const pgbind_Alias *alias;
+	bool aliased; /* an alias given (its name alias, NULL written "") */
+	const char *alias;
 	pgbind_SummaryContext context;
+	bool own_cte; /* read in the body of a CTE of its name, whose WITH is not RECURSIVE: a table */
 } Relation;
 
 typedef struct {
@@ -161,46 +171,53 @@ typedef struct {
 	Vec functions;  /* pgbind_SummaryFunction */
 	Vec filters;    /* pgbind_SummaryFilterColumn */
 	Vec statements; /* const char * */
+	Vec scope;      /* const char *: the CTEs whose bodies the walk is in, of WITHs not RECURSIVE */
+	bool recursive; /* the WITH being walked is RECURSIVE */
 	bool filtering; /* walking a SELECT's WHERE clause for its columns */
 	pgbind_Status *status;
 	bool failed;
 } Walk;
 
-static void add_relation(Walk *w, const char *schema, const char *rel, const pgbind_Alias *alias,
+static void add_relation(Walk *w, const char *schema, const char *rel, const pgbind_Node *alias,
 						 pgbind_SummaryContext context)
 {
+	bool own_cte = false;
+	for (size_t i = 0; !schema && rel && i < w->scope.n && !own_cte; i++)
+		own_cte = !strcmp(((const char **)w->scope.items)[i], rel);
 	Relation *r = vec_push(&w->mem, &w->relations, sizeof *r);
+	const char *alias_name =
+		alias ? pgbind_field_string(alias, pgbind_rule_find(alias, PGBIND_NR_relation, PGBIND_NA_name)) : NULL;
 	if (r)
-		*r = (Relation){schema, rel, alias, context};
+		*r = (Relation){schema, rel, alias != NULL, alias_name, context, own_cte};
 }
 
-/* libpg_query's add_range_var: a FROM item's relations (a join's both sides, a sample's table). */
+static void add_from_item(Walk *w, const pgbind_Node *n, pgbind_SummaryContext context);
+
+/* Each FROM item of field f of n (a node or a list). */
+static void add_from_field(Walk *w, const pgbind_Node *n, const pgbind_FieldDesc *f, pgbind_SummaryContext context)
+{
+	size_t k;
+	pgbind_Node *const *items = pgbind_field_list(n, f, &k);
+	for (size_t i = 0; i < k; i++)
+		add_from_item(w, items[i], context);
+	add_from_item(w, pgbind_field_node(n, f), context);
+}
+
+/* libpg_query's add_range_var: a FROM item's relations (a relation: relation: lines; a join's
+ * both sides, a sample's table: from_item: lines). */
 static void add_from_item(Walk *w, const pgbind_Node *n, pgbind_SummaryContext context)
 {
-	if (!n)
+	const pgbind_FieldDesc *schema = n ? pgbind_rule_find(n, PGBIND_NR_relation, PGBIND_NA_schema) : NULL;
+	if (schema) {
+		add_relation(w, pgbind_field_string(n, schema),
+					 pgbind_field_string(n, pgbind_rule_find(n, PGBIND_NR_relation, PGBIND_NA_name)),
+					 pgbind_field_node(n, pgbind_rule_find(n, PGBIND_NR_relation, PGBIND_NA_alias)), context);
 		return;
-	switch (n->tag) {
-	case PGBIND_T_JoinExpr:
-		add_from_item(w, ((const pgbind_JoinExpr *)n)->larg, context);
-		add_from_item(w, ((const pgbind_JoinExpr *)n)->rarg, context);
-		break;
-	case PGBIND_T_RangeTableSample:
-		add_from_item(w, ((const pgbind_RangeTableSample *)n)->relation, context);
-		break;
-	case PGBIND_T_RangeVar: {
-		const pgbind_RangeVar *v = (const pgbind_RangeVar *)n;
-		add_relation(w, v->schemaname, v->relname, v->alias, context);
-		break;
 	}
-	default:
-		break; /* subqueries, functions, table functions: the walk meets what they hold */
-	}
-}
-
-static void add_from_list(Walk *w, pgbind_Node *const *items, size_t n, pgbind_SummaryContext context)
-{
-	for (size_t i = 0; i < n; i++)
-		add_from_item(w, items[i], context);
+	pgbind_NodeRules r = pgbind_node_rules(n);
+	for (size_t i = 0; i < r.n; i++)
+		if (r.lines[i]->rule == PGBIND_NR_from_item)
+			add_from_field(w, n, pgbind_rule_field(r.lines[i]), context);
 }
 
 /* PostgreSQL's makeRangeVarFromNameList, for DROP TABLE's names: [[catalog.]schema.]relation. */
@@ -238,6 +255,32 @@ static void add_function(Walk *w, pgbind_Node *const *names, size_t n, pgbind_Su
 									  context};
 }
 
+/* The function a node names (function: lines: ObjectWithArgs), if it names one. */
+static void add_named_function(Walk *w, const pgbind_Node *o, pgbind_SummaryContext context)
+{
+	const pgbind_FieldDesc *f = o ? pgbind_rule_find(o, PGBIND_NR_function, PGBIND_NA_none) : NULL;
+	size_t n;
+	pgbind_Node *const *names = pgbind_field_list(o, f, &n);
+	if (f)
+		add_function(w, names, n, context);
+}
+
+/* The names of a statement's CTEs (the WITH node with), recorded when the statement is met, before
+ * the walk reaches what it holds (so a CTE of a subquery in its FROM list comes after them), as
+ * libpg_query 18. */
+static void add_cte_names(Walk *w, const pgbind_Node *with)
+{
+	size_t n;
+	pgbind_Node *const *ctes =
+		with ? pgbind_field_list(with, pgbind_rule_find(with, PGBIND_NR_ctes, PGBIND_NA_none), &n) : NULL;
+	for (size_t i = 0; ctes && i < n; i++) {
+		const pgbind_FieldDesc *f = ctes[i] ? pgbind_rule_find(ctes[i], PGBIND_NR_cte, PGBIND_NA_none) : NULL;
+		const char **name = f ? vec_push(&w->mem, &w->cte_names, sizeof *name) : NULL;
+		if (name)
+			*name = pgbind_field_string(ctes[i], f);
+	}
+}
+
 static bool summarize(pgbind_RawItem item, void *ctx);
 
 /* Whether the walk is over: failed, out of memory, or out of stack (then failed, with the
@@ -251,93 +294,108 @@ static bool walk_ends(Walk *w)
 	return w->failed || w->mem.oom;
 }
 
-static bool walk_node(Walk *w, const void *n)
+/* Walks field f of n: a node, or a list. */
+static void walk_field(Walk *w, const pgbind_Node *n, const pgbind_FieldDesc *f)
 {
-	return pgbind_raw_offer(n, summarize, w);
+	size_t k;
+	pgbind_Node *const *items = pgbind_field_list(n, f, &k);
+	if (k)
+		summarize((pgbind_RawItem){NULL, items, k}, w);
+	pgbind_raw_offer(pgbind_field_node(n, f), summarize, w);
 }
 
-static void filter_column(Walk *w, const pgbind_ColumnRef *c)
+static void filter_column(Walk *w, pgbind_Node *const *fields, size_t n)
 {
-	if (!c->n_fields || !c->fields[c->n_fields - 1] || c->fields[c->n_fields - 1]->tag != PGBIND_T_String)
+	if (!n || !fields[n - 1] || fields[n - 1]->tag != PGBIND_T_String)
 		return; /* a star */
 	pgbind_SummaryFilterColumn *f = vec_push(&w->mem, &w->filters, sizeof *f);
 	if (f)
-		*f = (pgbind_SummaryFilterColumn){c->n_fields == 3 ? sval(c->fields[0]) : NULL,
-										  c->n_fields == 3   ? sval(c->fields[1])
-										  : c->n_fields == 2 ? sval(c->fields[0])
-															 : NULL,
-										  sval(c->fields[c->n_fields - 1])};
+		*f = (pgbind_SummaryFilterColumn){n == 3 ? sval(fields[0]) : NULL,
+										  n == 3   ? sval(fields[1])
+										  : n == 2 ? sval(fields[0])
+												   : NULL,
+										  sval(fields[n - 1])};
 }
 
-static void summarize_drop(Walk *w, const pgbind_DropStmt *s)
+/* What the summary does with field f of n (schema/summary.txt's ACTIONs). relations and functions:
+ * how many were recorded before n was met (the RENAME actions name what n recorded). Returns whether
+ * it put a CTE name in scope. */
+static bool act(Walk *w, const pgbind_Node *n, const pgbind_NodeRuleLine *l, size_t relations, size_t functions)
 {
-	for (size_t i = 0; i < s->n_objects; i++) {
-		const pgbind_Node *o = s->objects[i];
-		switch (s->removeType) {
-		case PGBIND_OBJECT_TABLE:
-		case PGBIND_OBJECT_RULE:
-		case PGBIND_OBJECT_TRIGGER:
-			if (o && o->tag == PGBIND_T_List) {
-				const pgbind_List *l = (const pgbind_List *)o;
-				/* a rule's or trigger's last name is its own; the others name its table */
-				size_t n = s->removeType == PGBIND_OBJECT_TABLE ? l->n_items : l->n_items - (l->n_items > 0);
-				add_name_list(w, l->items, n, PGBIND_SUMMARY_DDL);
-			}
-			break;
-		case PGBIND_OBJECT_FUNCTION: /* the first function only, as libpg_query */
-			if (i == 0 && o && o->tag == PGBIND_T_ObjectWithArgs) {
-				const pgbind_ObjectWithArgs *f = (const pgbind_ObjectWithArgs *)o;
-				add_function(w, f->objname, f->n_objname, PGBIND_SUMMARY_DDL);
-			}
-			break;
-		default:
-			return;
-		}
-	}
-}
-
-static void summarize_grant(Walk *w, const pgbind_GrantStmt *s)
-{
-	for (size_t i = 0; i < s->n_objects; i++) {
-		const pgbind_Node *o = s->objects[i];
-		if (!o)
-			continue;
-		if (s->objtype == PGBIND_OBJECT_TABLE && o->tag == PGBIND_T_RangeVar)
-			add_from_item(w, o, PGBIND_SUMMARY_DDL);
-		else if ((s->objtype == PGBIND_OBJECT_FUNCTION || s->objtype == PGBIND_OBJECT_PROCEDURE ||
-				  s->objtype == PGBIND_OBJECT_ROUTINE) &&
-				 o->tag == PGBIND_T_ObjectWithArgs)
-			add_function(w, ((const pgbind_ObjectWithArgs *)o)->objname, ((const pgbind_ObjectWithArgs *)o)->n_objname,
-						 PGBIND_SUMMARY_DDL);
-	}
-}
-
-static void summarize_rename(Walk *w, const pgbind_RenameStmt *s)
-{
-	switch (s->renameType) {
-	case PGBIND_OBJECT_TABLE:
-		if (s->relation) {
-			add_from_item(w, (const pgbind_Node *)s->relation, PGBIND_SUMMARY_DDL);
-			add_relation(w, s->relation->schemaname, s->newname, NULL, PGBIND_SUMMARY_DDL);
-		}
+	const pgbind_FieldDesc *f = pgbind_rule_field(l);
+	size_t k;
+	pgbind_Node *const *items = pgbind_field_list(n, f, &k);
+	switch (l->action) {
+	case PGBIND_NA_ctes:
+		add_cte_names(w, pgbind_field_node(n, f));
 		break;
-	case PGBIND_OBJECT_FUNCTION:
-	case PGBIND_OBJECT_PROCEDURE:
-	case PGBIND_OBJECT_ROUTINE:
-		if (s->object && s->object->tag == PGBIND_T_ObjectWithArgs) {
-			const pgbind_ObjectWithArgs *f = (const pgbind_ObjectWithArgs *)s->object;
-			add_function(w, f->objname, f->n_objname, PGBIND_SUMMARY_DDL);
-			pgbind_String name = {PGBIND_T_String, s->newname ? s->newname : ""};
-			pgbind_Node *names[] = {(pgbind_Node *)&name};
+	case PGBIND_NA_tables_select:
+	case PGBIND_NA_tables_dml:
+	case PGBIND_NA_tables_ddl:
+		add_from_field(w, n, f,
+					   l->action == PGBIND_NA_tables_select ? PGBIND_SUMMARY_SELECT
+					   : l->action == PGBIND_NA_tables_dml  ? PGBIND_SUMMARY_DML
+															: PGBIND_SUMMARY_DDL);
+		break;
+	case PGBIND_NA_name_lists_ddl:
+	case PGBIND_NA_owner_name_lists_ddl:
+		for (size_t i = 0; i < k; i++)
+			if (items[i] && items[i]->tag == PGBIND_T_List) {
+				const pgbind_List *names = (const pgbind_List *)items[i];
+				/* a rule's or trigger's last name is its own; the others name its table */
+				bool owner = l->action == PGBIND_NA_owner_name_lists_ddl;
+				add_name_list(w, names->items, names->n_items - (owner && names->n_items > 0), PGBIND_SUMMARY_DDL);
+			}
+		break;
+	case PGBIND_NA_renamed_ddl:
+		if (w->relations.n > relations)
+			add_relation(w, ((const Relation *)w->relations.items)[w->relations.n - 1].schema,
+						 pgbind_field_string(n, f), NULL, PGBIND_SUMMARY_DDL);
+		break;
+	case PGBIND_NA_function_call:
+	case PGBIND_NA_function_ddl:
+		add_function(w, items, k, l->action == PGBIND_NA_function_call ? PGBIND_SUMMARY_CALL : PGBIND_SUMMARY_DDL);
+		break;
+	case PGBIND_NA_functions_ddl:
+	case PGBIND_NA_first_function_ddl:
+		for (size_t i = 0; i < k && (i == 0 || l->action == PGBIND_NA_functions_ddl); i++)
+			add_named_function(w, items[i], PGBIND_SUMMARY_DDL);
+		add_named_function(w, pgbind_field_node(n, f), PGBIND_SUMMARY_DDL);
+		break;
+	case PGBIND_NA_renamed_function_ddl:
+		if (w->functions.n > functions) {
+			const char *name = pgbind_field_string(n, f);
+			pgbind_String s = {PGBIND_T_String, name ? name : ""};
+			pgbind_Node *names[] = {(pgbind_Node *)&s};
 			add_function(w, names, 1, PGBIND_SUMMARY_DDL);
 		}
 		break;
+	case PGBIND_NA_walk:
+		walk_field(w, n, f);
+		break;
+	case PGBIND_NA_filter:
+		w->filtering = true;
+		walk_field(w, n, f);
+		w->filtering = false;
+		break;
+	case PGBIND_NA_filter_column:
+		if (w->filtering)
+			filter_column(w, items, k);
+		break;
+	case PGBIND_NA_cte_scope: {
+		const char **name = w->recursive ? NULL : vec_push(&w->mem, &w->scope, sizeof *name);
+		if (name)
+			*name = pgbind_field_string(n, f);
+		return name != NULL;
+	}
 	default:
 		break;
 	}
+	return false;
 }
 
-/* libpg_query's pg_query_summary_walk_impl: what a node adds, then the walker's descent. */
+/* libpg_query's pg_query_summary_walk_impl: what a node adds (its summary: lines, in order), then
+ * the walker's descent, within the node's WITH (recursive:) and CTE (cte_scope) if it is one. */
 static bool summarize(pgbind_RawItem item, void *ctx)
 {
 	Walk *w = ctx;
@@ -346,137 +404,23 @@ static bool summarize(pgbind_RawItem item, void *ctx)
 	if (!item.node)
 		return pgbind_raw_children(item, summarize, w);
 	const pgbind_Node *n = item.node;
-	switch (n->tag) {
-	case PGBIND_T_CommonTableExpr: {
-		const char **name = vec_push(&w->mem, &w->cte_names, sizeof *name);
-		if (name)
-			*name = ((const pgbind_CommonTableExpr *)n)->ctename;
-		break;
+	if (w->filtering && pgbind_rule_has(n, PGBIND_NR_filter, PGBIND_NA_stop))
+		return true; /* ends the walk of the WHERE clause for columns: libpg_query's choice */
+	pgbind_NodeRules r = pgbind_node_rules(n);
+	size_t relations = w->relations.n, functions = w->functions.n;
+	bool recursive = w->recursive;
+	size_t scoped = 0;
+	for (size_t i = 0; i < r.n; i++) {
+		const pgbind_NodeRuleLine *l = r.lines[i];
+		if (l->rule == PGBIND_NR_recursive)
+			w->recursive = pgbind_field_bool(n, pgbind_rule_field(l));
+		if (l->rule == PGBIND_NR_summary && pgbind_rule_holds(n, l))
+			scoped += act(w, n, l, relations, functions);
 	}
-	case PGBIND_T_CallStmt:
-		return walk_node(w, ((const pgbind_CallStmt *)n)->funccall);
-	case PGBIND_T_SelectStmt: {
-		if (w->filtering)
-			return true; /* ends the walk of the WHERE clause for columns: libpg_query's choice */
-		const pgbind_SelectStmt *s = (const pgbind_SelectStmt *)n;
-		if (s->op == PGBIND_SETOP_NONE)
-			add_from_list(w, s->fromClause, s->n_fromClause, PGBIND_SUMMARY_SELECT);
-		if (s->intoClause)
-			add_from_item(w, (const pgbind_Node *)s->intoClause->rel, PGBIND_SUMMARY_DDL);
-		if (s->whereClause) {
-			w->filtering = true;
-			walk_node(w, s->whereClause);
-			w->filtering = false;
-		}
-		break;
-	}
-	case PGBIND_T_InsertStmt:
-		add_from_item(w, (const pgbind_Node *)((const pgbind_InsertStmt *)n)->relation, PGBIND_SUMMARY_DML);
-		break;
-	case PGBIND_T_UpdateStmt: {
-		const pgbind_UpdateStmt *s = (const pgbind_UpdateStmt *)n;
-		add_from_item(w, (const pgbind_Node *)s->relation, PGBIND_SUMMARY_DML);
-		add_from_list(w, s->fromClause, s->n_fromClause, PGBIND_SUMMARY_SELECT);
-		break;
-	}
-	case PGBIND_T_MergeStmt:
-		add_from_item(w, (const pgbind_Node *)((const pgbind_MergeStmt *)n)->relation, PGBIND_SUMMARY_DML);
-		break;
-	case PGBIND_T_DeleteStmt: {
-		const pgbind_DeleteStmt *s = (const pgbind_DeleteStmt *)n;
-		add_from_item(w, (const pgbind_Node *)s->relation, PGBIND_SUMMARY_DML);
-		add_from_list(w, s->usingClause, s->n_usingClause, PGBIND_SUMMARY_SELECT);
-		break;
-	}
-	case PGBIND_T_CopyStmt:
-		add_from_item(w, (const pgbind_Node *)((const pgbind_CopyStmt *)n)->relation, PGBIND_SUMMARY_SELECT);
-		walk_node(w, ((const pgbind_CopyStmt *)n)->query);
-		break;
-	case PGBIND_T_AlterTableStmt: {
-		const pgbind_AlterTableStmt *s = (const pgbind_AlterTableStmt *)n;
-		if (s->objtype != PGBIND_OBJECT_INDEX) /* ALTER INDEX is left out, as libpg_query */
-			add_from_item(w, (const pgbind_Node *)s->relation, PGBIND_SUMMARY_DDL);
-		break;
-	}
-	case PGBIND_T_CreateStmt:
-		add_from_item(w, (const pgbind_Node *)((const pgbind_CreateStmt *)n)->relation, PGBIND_SUMMARY_DDL);
-		break;
-	case PGBIND_T_CreateTableAsStmt: {
-		const pgbind_CreateTableAsStmt *s = (const pgbind_CreateTableAsStmt *)n;
-		if (s->into)
-			add_from_item(w, (const pgbind_Node *)s->into->rel, PGBIND_SUMMARY_DDL);
-		walk_node(w, s->query);
-		break;
-	}
-	case PGBIND_T_TruncateStmt:
-		add_from_list(w, ((const pgbind_TruncateStmt *)n)->relations, ((const pgbind_TruncateStmt *)n)->n_relations,
-					  PGBIND_SUMMARY_DDL);
-		break;
-	case PGBIND_T_ViewStmt:
-		add_from_item(w, (const pgbind_Node *)((const pgbind_ViewStmt *)n)->view, PGBIND_SUMMARY_DDL);
-		walk_node(w, ((const pgbind_ViewStmt *)n)->query);
-		break;
-	case PGBIND_T_IndexStmt: {
-		const pgbind_IndexStmt *s = (const pgbind_IndexStmt *)n;
-		add_from_item(w, (const pgbind_Node *)s->relation, PGBIND_SUMMARY_DDL);
-		for (size_t i = 0; i < s->n_indexParams; i++)
-			if (s->indexParams[i] && s->indexParams[i]->tag == PGBIND_T_IndexElem)
-				walk_node(w, ((const pgbind_IndexElem *)s->indexParams[i])->expr);
-		walk_node(w, s->whereClause);
-		break;
-	}
-	case PGBIND_T_CreateTrigStmt:
-		add_from_item(w, (const pgbind_Node *)((const pgbind_CreateTrigStmt *)n)->relation, PGBIND_SUMMARY_DDL);
-		break;
-	case PGBIND_T_RuleStmt:
-		add_from_item(w, (const pgbind_Node *)((const pgbind_RuleStmt *)n)->relation, PGBIND_SUMMARY_DDL);
-		break;
-	case PGBIND_T_VacuumStmt: {
-		const pgbind_VacuumStmt *s = (const pgbind_VacuumStmt *)n;
-		for (size_t i = 0; i < s->n_rels; i++)
-			if (s->rels[i] && s->rels[i]->tag == PGBIND_T_VacuumRelation)
-				add_from_item(w, (const pgbind_Node *)((const pgbind_VacuumRelation *)s->rels[i])->relation,
-							  PGBIND_SUMMARY_DDL);
-		break;
-	}
-	case PGBIND_T_RefreshMatViewStmt:
-		add_from_item(w, (const pgbind_Node *)((const pgbind_RefreshMatViewStmt *)n)->relation, PGBIND_SUMMARY_DDL);
-		break;
-	case PGBIND_T_DropStmt:
-		summarize_drop(w, (const pgbind_DropStmt *)n);
-		break;
-	case PGBIND_T_GrantStmt:
-		summarize_grant(w, (const pgbind_GrantStmt *)n);
-		break;
-	case PGBIND_T_LockStmt:
-		add_from_list(w, ((const pgbind_LockStmt *)n)->relations, ((const pgbind_LockStmt *)n)->n_relations,
-					  PGBIND_SUMMARY_DDL);
-		break;
-	case PGBIND_T_ExplainStmt:
-		return walk_node(w, ((const pgbind_ExplainStmt *)n)->query);
-	case PGBIND_T_CreateFunctionStmt:
-		add_function(w, ((const pgbind_CreateFunctionStmt *)n)->funcname,
-					 ((const pgbind_CreateFunctionStmt *)n)->n_funcname, PGBIND_SUMMARY_DDL);
-		break;
-	case PGBIND_T_RenameStmt:
-		summarize_rename(w, (const pgbind_RenameStmt *)n);
-		break;
-	case PGBIND_T_PrepareStmt:
-		return walk_node(w, ((const pgbind_PrepareStmt *)n)->query);
-	case PGBIND_T_RawStmt:
-		return walk_node(w, ((const pgbind_RawStmt *)n)->stmt);
-	case PGBIND_T_FuncCall:
-		add_function(w, ((const pgbind_FuncCall *)n)->funcname, ((const pgbind_FuncCall *)n)->n_funcname,
-					 PGBIND_SUMMARY_CALL);
-		break;
-	case PGBIND_T_ColumnRef:
-		if (w->filtering)
-			filter_column(w, (const pgbind_ColumnRef *)n);
-		break;
-	default:
-		break;
-	}
-	return pgbind_raw_walked(item) && pgbind_raw_children(item, summarize, w);
+	bool stopped = pgbind_raw_walked(item) && pgbind_raw_children(item, summarize, w);
+	w->recursive = recursive;
+	w->scope.n -= scoped;
+	return stopped;
 }
 
 /* libpg_query's statement walk: each statement kind met, once, in the order met. */
@@ -499,12 +443,8 @@ static bool name_statements(pgbind_RawItem item, void *ctx)
 		if (slot)
 			*slot = name;
 	}
-	const pgbind_Node *query = n->tag == PGBIND_T_CreateTableAsStmt ? ((const pgbind_CreateTableAsStmt *)n)->query
-							   : n->tag == PGBIND_T_ExplainStmt     ? ((const pgbind_ExplainStmt *)n)->query
-							   : n->tag == PGBIND_T_PrepareStmt     ? ((const pgbind_PrepareStmt *)n)->query
-							   : n->tag == PGBIND_T_ViewStmt        ? ((const pgbind_ViewStmt *)n)->query
-																	: NULL;
-	pgbind_raw_offer(query, name_statements, w);
+	pgbind_raw_offer(pgbind_field_node(n, pgbind_rule_find(n, PGBIND_NR_statements, PGBIND_NA_none)), name_statements,
+					 w);
 	return pgbind_raw_walked(item) && pgbind_raw_children(item, name_statements, w);
 }
 
@@ -529,14 +469,14 @@ static void finish_relations(Walk *w, pgbind_Summary *s)
 	for (size_t i = 0; i < w->relations.n && !w->mem.oom; i++) {
 		const Relation *r = &rels[i];
 		const char *name = relation_name(&w->mem, r->schema, r->rel);
-		if (r->context != PGBIND_SUMMARY_SELECT || r->schema || !in_cte_names(w, r->rel)) {
+		if (r->context != PGBIND_SUMMARY_SELECT || r->schema || r->own_cte || !in_cte_names(w, r->rel)) {
 			pgbind_SummaryTable *t = vec_push(&w->mem, &tables, sizeof *t);
 			if (t)
 				*t = (pgbind_SummaryTable){name, r->schema, r->rel ? r->rel : "", r->context};
 		}
-		if (!r->alias)
+		if (!r->aliased)
 			continue;
-		const char *key = r->alias->aliasname ? r->alias->aliasname : "";
+		const char *key = r->alias ? r->alias : "";
 		pgbind_SummaryAlias *a = aliases.items;
 		size_t k = 0;
 		while (k < aliases.n && strcmp(a[k].key, key))

@@ -3,7 +3,8 @@
  * summary shortens it (its pg_query_summary_truncate), so that pgbind_summary's truncated_query
  * equals pg_query_summary's.
  *
- * The parts that may be written "..." are found by PostgreSQL's raw walker (raw_walk.h): a
+ * The parts that may be written "..." are found by PostgreSQL's raw walker (raw_walk.h), each
+ * kind's parts declared by schema/summary.txt's truncate: lines (node_rules.h): a
  * SELECT's target list, WHERE clause and VALUES lists, an UPDATE's SET list and WHERE clause, an
  * INSERT's column list, a CTE's query, the WHERE clause of DELETE, COPY, CREATE INDEX, CREATE
  * RULE and ON CONFLICT's inference, ON CONFLICT's SET list and WHERE clause. Each gets the depth at
@@ -21,13 +22,13 @@
 #include <string.h>
 
 #include "internal.h"
+#include "node_rules.h"
 #include "raw_walk.h"
 
-typedef enum { CUT_TARGETS, CUT_WHERE, CUT_VALUES, CUT_COLS, CUT_CTE } Part;
-
 typedef struct {
-	Part part;
+	pgbind_NodeAction part; /* schema/summary.txt's truncate: PART */
 	pgbind_Node *node;
+	const pgbind_FieldDesc *field;
 	int32_t depth, length;
 	size_t order;
 } Cut;
@@ -138,7 +139,7 @@ static int32_t deparsed_length(Trunc *t, void *stmt)
 	return sql ? (int32_t)strlen(sql) : -1;
 }
 
-static void add_cut(Trunc *t, Part part, pgbind_Node *node, int32_t length)
+static void add_cut(Trunc *t, pgbind_NodeAction part, pgbind_Node *node, const pgbind_FieldDesc *field, int32_t length)
 {
 	if (length <= 3 || t->failed)
 		return; /* it would not get shorter */
@@ -153,28 +154,53 @@ static void add_cut(Trunc *t, Part part, pgbind_Node *node, int32_t length)
 		t->cuts = cuts;
 		t->cap = cap;
 	}
-	t->cuts[t->n] = (Cut){part, node, t->depth, length, t->n};
+	t->cuts[t->n] = (Cut){part, node, field, t->depth, length, t->n};
 	t->n++;
 }
 
-static void add_where(Trunc *t, pgbind_Node *node, pgbind_Node *where)
+/* The length of a part's text: a small statement holding only it, deparsed, less that statement's
+ * own text (libpg_query's measure: SELECT, SELECT WHERE, VALUES (), UPDATE x SET, INSERT INTO x ()
+ * DEFAULT VALUES; a CTE's query by itself). -1 when the part is empty. */
+static int32_t part_length(Trunc *t, pgbind_NodeAction part, pgbind_Node *node, const pgbind_FieldDesc *f)
 {
-	if (where)
-		add_cut(t, CUT_WHERE, node, deparsed_length(t, select_of(t, NULL, 0, where, NULL, 0)) - 13); /* SELECT WHERE */
+	size_t n;
+	pgbind_Node **items = (pgbind_Node **)pgbind_field_list(node, f, &n);
+	pgbind_Node *one = (pgbind_Node *)pgbind_field_node(node, f);
+	switch (part) {
+	case PGBIND_NA_select_targets:
+		return n ? deparsed_length(t, select_of(t, items, n, NULL, NULL, 0)) - 7 : -1; /* SELECT */
+	case PGBIND_NA_where:
+		return one ? deparsed_length(t, select_of(t, NULL, 0, one, NULL, 0)) - 13 : -1; /* SELECT WHERE */
+	case PGBIND_NA_values:
+		return n ? deparsed_length(t, select_of(t, NULL, 0, NULL, items, n)) - 9 : -1; /* VALUES () */
+	case PGBIND_NA_set_targets: {
+		pgbind_UpdateStmt *u = n ? node_new(t, PGBIND_T_UpdateStmt, sizeof *u) : NULL;
+		if (!u)
+			return -1;
+		u->relation = relation_x(t);
+		u->targetList = items;
+		u->n_targetList = n;
+		return deparsed_length(t, u) - 13; /* UPDATE x SET */
+	}
+	case PGBIND_NA_insert_cols: {
+		pgbind_InsertStmt *x = n ? node_new(t, PGBIND_T_InsertStmt, sizeof *x) : NULL;
+		if (!x)
+			return -1;
+		x->relation = relation_x(t);
+		x->cols = items;
+		x->n_cols = n;
+		x->override = PGBIND_OVERRIDING_USER_VALUE; /* libpg_query's makeNode leaves 1 there */
+		return deparsed_length(t, x) - 31;          /* INSERT INTO x () DEFAULT VALUES */
+	}
+	case PGBIND_NA_cte_query:
+		return one ? deparsed_length(t, one) : -1;
+	default:
+		return -1;
+	}
 }
 
-static void add_set_list(Trunc *t, pgbind_Node *node, pgbind_Node **targets, size_t n)
-{
-	pgbind_UpdateStmt *u = n ? node_new(t, PGBIND_T_UpdateStmt, sizeof *u) : NULL;
-	if (!u)
-		return;
-	u->relation = relation_x(t);
-	u->targetList = targets;
-	u->n_targetList = n;
-	add_cut(t, CUT_TARGETS, node, deparsed_length(t, u) - 13); /* UPDATE x SET */
-}
-
-/* libpg_query's generate_possible_truncations: the parts of one node, then the walker's descent. */
+/* libpg_query's generate_possible_truncations: the parts of one node (its truncate: lines), then
+ * the walker's descent. */
 static bool find_cuts(pgbind_RawItem item, void *ctx)
 {
 	Trunc *t = ctx;
@@ -185,63 +211,14 @@ static bool find_cuts(pgbind_RawItem item, void *ctx)
 	if (t->failed)
 		return true;
 	pgbind_Node *n = (pgbind_Node *)item.node;
-	switch (n ? n->tag : PGBIND_T_List) {
-	case PGBIND_T_RawStmt:
+	if (n && n->tag == PGBIND_T_RawStmt)
 		return pgbind_raw_offer(((pgbind_RawStmt *)n)->stmt, find_cuts, t);
-	case PGBIND_T_SelectStmt: {
-		pgbind_SelectStmt *s = (pgbind_SelectStmt *)n;
-		if (s->n_targetList)
-			add_cut(t, CUT_TARGETS, n,
-					deparsed_length(t, select_of(t, s->targetList, s->n_targetList, NULL, NULL, 0)) - 7); /* SELECT */
-		add_where(t, n, s->whereClause);
-		if (s->n_valuesLists)
-			add_cut(t, CUT_VALUES, n,
-					deparsed_length(t, select_of(t, NULL, 0, NULL, s->valuesLists, s->n_valuesLists)) -
-						9); /* VALUES () */
-		break;
-	}
-	case PGBIND_T_InsertStmt: {
-		pgbind_InsertStmt *s = (pgbind_InsertStmt *)n;
-		pgbind_InsertStmt *x = s->n_cols ? node_new(t, PGBIND_T_InsertStmt, sizeof *x) : NULL;
-		if (x) {
-			x->relation = relation_x(t);
-			x->cols = s->cols;
-			x->n_cols = s->n_cols;
-			x->override = PGBIND_OVERRIDING_USER_VALUE;          /* libpg_query's makeNode leaves 1 there */
-			add_cut(t, CUT_COLS, n, deparsed_length(t, x) - 31); /* INSERT INTO x () DEFAULT VALUES */
+	pgbind_NodeRules r = pgbind_node_rules(n);
+	for (size_t i = 0; i < r.n; i++)
+		if (r.lines[i]->rule == PGBIND_NR_truncate) {
+			const pgbind_FieldDesc *f = pgbind_rule_field(r.lines[i]);
+			add_cut(t, r.lines[i]->action, n, f, part_length(t, r.lines[i]->action, n, f));
 		}
-		break;
-	}
-	case PGBIND_T_UpdateStmt:
-		add_set_list(t, n, ((pgbind_UpdateStmt *)n)->targetList, ((pgbind_UpdateStmt *)n)->n_targetList);
-		add_where(t, n, ((pgbind_UpdateStmt *)n)->whereClause);
-		break;
-	case PGBIND_T_DeleteStmt:
-		add_where(t, n, ((pgbind_DeleteStmt *)n)->whereClause);
-		break;
-	case PGBIND_T_CopyStmt:
-		add_where(t, n, ((pgbind_CopyStmt *)n)->whereClause);
-		break;
-	case PGBIND_T_IndexStmt:
-		add_where(t, n, ((pgbind_IndexStmt *)n)->whereClause);
-		break;
-	case PGBIND_T_RuleStmt:
-		add_where(t, n, ((pgbind_RuleStmt *)n)->whereClause);
-		break;
-	case PGBIND_T_CommonTableExpr:
-		if (((pgbind_CommonTableExpr *)n)->ctequery)
-			add_cut(t, CUT_CTE, n, deparsed_length(t, ((pgbind_CommonTableExpr *)n)->ctequery));
-		break;
-	case PGBIND_T_InferClause:
-		add_where(t, n, ((pgbind_InferClause *)n)->whereClause);
-		break;
-	case PGBIND_T_OnConflictClause:
-		add_set_list(t, n, ((pgbind_OnConflictClause *)n)->targetList, ((pgbind_OnConflictClause *)n)->n_targetList);
-		add_where(t, n, ((pgbind_OnConflictClause *)n)->whereClause);
-		break;
-	default:
-		break;
-	}
 	if (!pgbind_raw_walked(item))
 		return false;
 	int32_t depth = t->depth++;
@@ -260,72 +237,43 @@ static int cut_order(const void *pa, const void *pb)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
-/* Writes the placeholder in place of the part. */
+/* Writes the placeholder in place of the part: a list of one placeholder target (one list of one
+ * placeholder column for VALUES), a placeholder column, or a CTE query SELECT WHERE placeholder. */
 static void cut(Trunc *t, const Cut *c)
 {
-	pgbind_Node *n = c->node;
-	pgbind_Node **one = c->part == CUT_TARGETS || c->part == CUT_COLS ? list1(t, mark_target(t)) : NULL;
-	pgbind_Node *where = c->part == CUT_WHERE ? mark_column(t) : NULL;
+	char *field = (char *)c->node + c->field->offset;
+	bool list = c->field->wire == PGBIND_WIRE_REPEATED_NODE || c->field->wire == PGBIND_WIRE_REPEATED_MESSAGE;
+	pgbind_Node *mark = NULL;
 	switch (c->part) {
-	case CUT_TARGETS:
-		if (n->tag == PGBIND_T_SelectStmt) {
-			((pgbind_SelectStmt *)n)->targetList = one;
-			((pgbind_SelectStmt *)n)->n_targetList = 1;
-		} else if (n->tag == PGBIND_T_UpdateStmt) {
-			((pgbind_UpdateStmt *)n)->targetList = one;
-			((pgbind_UpdateStmt *)n)->n_targetList = 1;
-		} else {
-			((pgbind_OnConflictClause *)n)->targetList = one;
-			((pgbind_OnConflictClause *)n)->n_targetList = 1;
-		}
-		break;
-	case CUT_COLS:
-		((pgbind_InsertStmt *)n)->cols = one;
-		((pgbind_InsertStmt *)n)->n_cols = 1;
-		break;
-	case CUT_VALUES: {
+	case PGBIND_NA_values: {
 		pgbind_List *l = node_new(t, PGBIND_T_List, sizeof *l);
 		if (l) {
 			l->items = list1(t, mark_column(t));
 			l->n_items = 1;
-			((pgbind_SelectStmt *)n)->valuesLists = list1(t, l);
-			((pgbind_SelectStmt *)n)->n_valuesLists = 1;
 		}
+		mark = (pgbind_Node *)l;
 		break;
 	}
-	case CUT_CTE:
-		((pgbind_CommonTableExpr *)n)->ctequery = (pgbind_Node *)select_of(t, NULL, 0, mark_column(t), NULL, 0);
+	case PGBIND_NA_where:
+		mark = mark_column(t);
 		break;
-	case CUT_WHERE:
-		switch (n->tag) {
-		case PGBIND_T_SelectStmt:
-			((pgbind_SelectStmt *)n)->whereClause = where;
-			break;
-		case PGBIND_T_UpdateStmt:
-			((pgbind_UpdateStmt *)n)->whereClause = where;
-			break;
-		case PGBIND_T_DeleteStmt:
-			((pgbind_DeleteStmt *)n)->whereClause = where;
-			break;
-		case PGBIND_T_CopyStmt:
-			((pgbind_CopyStmt *)n)->whereClause = where;
-			break;
-		case PGBIND_T_IndexStmt:
-			((pgbind_IndexStmt *)n)->whereClause = where;
-			break;
-		case PGBIND_T_RuleStmt:
-			((pgbind_RuleStmt *)n)->whereClause = where;
-			break;
-		case PGBIND_T_InferClause:
-			((pgbind_InferClause *)n)->whereClause = where;
-			break;
-		case PGBIND_T_OnConflictClause:
-			((pgbind_OnConflictClause *)n)->whereClause = where;
-			break;
-		default:
-			break;
-		}
+	case PGBIND_NA_cte_query:
+		mark = (pgbind_Node *)select_of(t, NULL, 0, mark_column(t), NULL, 0);
 		break;
+	default: /* targets, columns */
+		mark = mark_target(t);
+		break;
+	}
+	if (!mark)
+		return;
+	if (!list) {
+		*(pgbind_Node **)field = mark;
+		return;
+	}
+	pgbind_Node **one = list1(t, mark);
+	if (one) {
+		*(pgbind_Node ***)field = one;
+		*(size_t *)((char *)c->node + c->field->count_offset) = 1;
 	}
 }
 

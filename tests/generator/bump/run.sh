@@ -156,7 +156,7 @@ extract_model() {
 # generate DIR [OUT]: DIR's model + proto + overrides -> OUT (default DIR/gen): the C target, its
 # test-only files and the report; output in DIR/gen.log
 generate() {
-	"$GEN" --model "$1/nodes.json" --proto "$1/pg_query.proto" --overrides "$1/overrides.txt" \
+	"$GEN" --model "$1/nodes.json" --proto "$1/pg_query.proto" --overrides "$1/overrides.txt" --node-rules schema/summary.txt \
 		--templates targets/c/templates --out "${2:-$1/gen}" --tests-out "${2:-$1/gen}" \
 		--target report --out "${2:-$1/gen}" >"$1/gen.log" 2>&1
 }

@@ -1,0 +1,100 @@
+/*
+ * node_rules.h -- the per-kind knowledge of libpg_query's summary (schema/summary.txt, generated
+ * into targets/c/generated/node_rules.inc.c), indexed by node tag once (raw_walk.c), for the raw
+ * walker (raw_walk.c), the summary (summary.c) and its truncation (truncate.c). What each rule and
+ * action means is written in schema/summary.txt's head.
+ */
+#ifndef PGBIND_NODE_RULES_H
+#define PGBIND_NODE_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pgbind.h"
+#include "pgbind_reflect.h"
+
+typedef enum {
+	PGBIND_NR_walk,
+	PGBIND_NR_walk_each,
+	PGBIND_NR_walk_in_place,
+	PGBIND_NR_statement,
+	PGBIND_NR_statements,
+	PGBIND_NR_from_item,
+	PGBIND_NR_relation,
+	PGBIND_NR_function,
+	PGBIND_NR_ctes,
+	PGBIND_NR_cte,
+	PGBIND_NR_recursive,
+	PGBIND_NR_filter,
+	PGBIND_NR_summary,
+	PGBIND_NR_truncate,
+} pgbind_NodeRule;
+
+typedef enum {
+	PGBIND_NA_none,
+	PGBIND_NA_unnamed,
+	PGBIND_NA_stop,
+	PGBIND_NA_schema,
+	PGBIND_NA_name,
+	PGBIND_NA_alias,
+	PGBIND_NA_ctes,
+	PGBIND_NA_tables_select,
+	PGBIND_NA_tables_dml,
+	PGBIND_NA_tables_ddl,
+	PGBIND_NA_name_lists_ddl,
+	PGBIND_NA_owner_name_lists_ddl,
+	PGBIND_NA_renamed_ddl,
+	PGBIND_NA_function_call,
+	PGBIND_NA_function_ddl,
+	PGBIND_NA_functions_ddl,
+	PGBIND_NA_first_function_ddl,
+	PGBIND_NA_renamed_function_ddl,
+	PGBIND_NA_walk,
+	PGBIND_NA_filter,
+	PGBIND_NA_filter_column,
+	PGBIND_NA_cte_scope,
+	PGBIND_NA_select_targets,
+	PGBIND_NA_set_targets,
+	PGBIND_NA_where,
+	PGBIND_NA_values,
+	PGBIND_NA_insert_cols,
+	PGBIND_NA_cte_query,
+} pgbind_NodeAction;
+
+/* One line of schema/summary.txt for this major, on one field. */
+typedef struct {
+	uint16_t message; /* index in pgbind_message_descs */
+	uint8_t rule;     /* pgbind_NodeRule */
+	uint8_t action;   /* pgbind_NodeAction */
+	uint8_t group;    /* the rule's place among the kind's labelled rules of that key */
+	int16_t field;    /* index in the kind's fields, -1 for none */
+	int16_t cond_field;
+	bool cond_negate;
+	int32_t cond_values[8]; /* 0-terminated */
+} pgbind_NodeRuleLine;
+
+/* A kind's lines, in the file's order (NULL, 0 for a kind no line names). */
+typedef struct {
+	const pgbind_NodeRuleLine *const *lines;
+	size_t n;
+} pgbind_NodeRules;
+
+/* The lines of node's kind; thread-safe. */
+pgbind_NodeRules pgbind_node_rules(const pgbind_Node *node);
+/* Its field of line l. */
+const pgbind_FieldDesc *pgbind_rule_field(const pgbind_NodeRuleLine *l);
+/* Whether line l's condition holds on node. */
+bool pgbind_rule_holds(const pgbind_Node *node, const pgbind_NodeRuleLine *l);
+/* Whether node's kind has a line (rule, action). */
+bool pgbind_rule_has(const pgbind_Node *node, pgbind_NodeRule rule, pgbind_NodeAction action);
+/* The field of node's kind ruled (rule, action), or NULL. */
+const pgbind_FieldDesc *pgbind_rule_find(const pgbind_Node *node, pgbind_NodeRule rule, pgbind_NodeAction action);
+
+/* A field's value: a node (NULL for other kinds), a list (items, n), a string. */
+const pgbind_Node *pgbind_field_node(const pgbind_Node *node, const pgbind_FieldDesc *f);
+pgbind_Node *const *pgbind_field_list(const pgbind_Node *node, const pgbind_FieldDesc *f, size_t *n);
+const char *pgbind_field_string(const pgbind_Node *node, const pgbind_FieldDesc *f);
+bool pgbind_field_bool(const pgbind_Node *node, const pgbind_FieldDesc *f);
+
+#endif
