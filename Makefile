@@ -79,7 +79,7 @@ CFLAGS_ALL  := $(CSTD) $(OPT) $(WARN) $(SANFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
 
 GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/names.c generator/names_c.c generator/targets.c generator/names_go.c generator/makes_go.c \
-               generator/classify.c generator/deparse_rules.c generator/main.c
+               generator/classify.c generator/behaviours.c generator/deparse_rules.c generator/main.c
 EXTRACT_SRCS := generator/common.c generator/extract.c
 # The C target (targets/c): its generated files (everything the runtime and the tests include)
 # and its hand-written runtime.
@@ -354,7 +354,7 @@ bench: all rust go
 # The generator's unit tests (tests/generator/test_NAME.c), each linked with the generator files it tests.
 $(BUILD)/tests/test_proto_read: generator/proto_read.c
 $(BUILD)/tests/test_template: generator/template.c
-$(BUILD)/tests/test_classify: generator/classify.c generator/deparse_rules.c generator/overrides.c generator/proto_read.c \
+$(BUILD)/tests/test_classify: generator/classify.c generator/behaviours.c generator/deparse_rules.c generator/overrides.c generator/proto_read.c \
 		generator/names_c.c
 $(BUILD)/tests/test_makes_go: generator/makes_go.c generator/names_go.c generator/overrides.c
 
