@@ -15,7 +15,6 @@
  */
 #include "classify.h"
 #include "common.h"
-#include "makes_go.h"
 #include "overrides.h"
 #include "proto_read.h"
 #include "targets.h"
@@ -549,7 +548,8 @@ int main(int argc, char **argv)
 		hash_input(inputs, model_path, model_path, &err) && hash_input(inputs, base_name(proto_path), proto_path, &err);
 	for (int k = 0; hashed && k < n_overrides; k++)
 		hashed = hash_input(inputs, overrides_paths[k], overrides_paths[k], &err);
-	hashed = hashed && hash_input(inputs, MAKES_GO_FILE, MAKES_GO_FILE, &err); /* the Go target's Make* helpers */
+	for (int k = 0; hashed && k < gen_n_targets; k++) /* every target's declared file, in every banner */
+		hashed = !gen_targets[k].declared || hash_input(inputs, gen_targets[k].declared, gen_targets[k].declared, &err);
 	if (!hashed) {
 		gen_Error_print(&err);
 		return 1;
