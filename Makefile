@@ -80,8 +80,13 @@ SANFLAGS    := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer,)
 CFLAGS_ALL  := $(CSTD) $(OPT) $(WARN) $(SANFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
 
-GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/names.c generator/names_c.c generator/targets.c generator/names_go.c generator/makes_go.c \
-               generator/classify.c generator/deparse_rules.c generator/node_rules.c generator/main.c
+# pgbind-gen: the generator's core and each target's decorator (targets/NAME/decorator/, named by
+# its row in generator/targets.c, which includes them from the checkout's root: -I.).
+GEN_DECORATORS := $(wildcard targets/*/decorator/*.c)
+GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/targets.c \
+               generator/classify.c generator/behaviours.c generator/deparse_rules.c generator/node_rules.c generator/main.c \
+               $(GEN_DECORATORS)
+GEN_HDRS    := $(wildcard generator/*.h targets/*/decorator/*.h)
 EXTRACT_SRCS := generator/common.c generator/extract.c
 # The C target (targets/c): its generated files (everything the runtime and the tests include)
 # and its hand-written runtime.
@@ -137,8 +142,8 @@ $(BUILD)/.dir: | deps
 
 # ---- generator ----------------------------------------------------------------------------------
 
-$(BUILD)/pgbind-gen: $(GEN_SRCS) $(wildcard generator/*.h) | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $(GEN_SRCS) $(LDFLAGS_ALL) -ljansson
+$(BUILD)/pgbind-gen: $(GEN_SRCS) $(GEN_HDRS) | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) -I. -Igenerator -o $@ $(GEN_SRCS) $(LDFLAGS_ALL) -ljansson
 
 $(BUILD)/pgbind-extract: $(EXTRACT_SRCS) generator/common.h | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -I$(LLVM_DIR)/include -DPGBIND_CLANG_RESOURCE_DIR='"$(CLANG_RESOURCE_DIR)"' \
@@ -368,12 +373,12 @@ bench: all rust go
 # The generator's unit tests (tests/generator/test_NAME.c), each linked with the generator files it tests.
 $(BUILD)/tests/test_proto_read: generator/proto_read.c
 $(BUILD)/tests/test_template: generator/template.c
-$(BUILD)/tests/test_classify: generator/classify.c generator/deparse_rules.c generator/overrides.c generator/proto_read.c \
-		generator/names_c.c
-$(BUILD)/tests/test_makes_go: generator/makes_go.c generator/names_go.c generator/overrides.c
+$(BUILD)/tests/test_classify: generator/classify.c generator/behaviours.c generator/deparse_rules.c generator/overrides.c generator/proto_read.c \
+		targets/c/decorator/names_c.c
+$(BUILD)/tests/test_makes_go: targets/go/decorator/makes_go.c targets/go/decorator/names_go.c generator/overrides.c
 
-$(BUILD)/tests/test_%: tests/generator/test_%.c generator/common.c $(wildcard generator/*.h) tests/check.h tests/generator/unit.h | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $(filter %.c,$^) $(LDFLAGS_ALL) -ljansson
+$(BUILD)/tests/test_%: tests/generator/test_%.c generator/common.c $(GEN_HDRS) tests/check.h tests/generator/unit.h | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) -I. -Igenerator -o $@ $(filter %.c,$^) $(LDFLAGS_ALL) -ljansson
 
 $(BUILD)/tests/test_input: tests/cli/test_input.c reader/reader.h tests/check.h $(READER_LIB) $(BUILD)/libpgbind.a | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Ireader -o $@ tests/cli/test_input.c $(READER_LIB) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) \

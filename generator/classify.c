@@ -5,6 +5,7 @@
  * come from the overrides file.
  */
 #include "classify.h"
+#include "behaviours.h"
 #include "deparse_rules.h"
 
 #include <stdio.h>
@@ -160,14 +161,6 @@ static json_t *without_ignored(Cx *cx, json_t *proto)
 }
 
 /* ---- type facts --------------------------------------------------------------------------- */
-
-static bool one_of(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (strcmp(s, *list) == 0)
-			return true;
-	return false;
-}
 
 static const char *const c_int32[] = {"int", "short", "signed char", NULL};
 static const char *const c_uint32[] = {"unsigned int", "unsigned short", "unsigned char", NULL};
@@ -533,11 +526,12 @@ static const char *pair_kind(Cx *cx, json_t *pf, json_t *cf)
 			return depth == 0 ? "CHAR" : depth == 1 ? "CSTRING" : NULL;
 		if (depth != 0)
 			return NULL;
-		if ((strcmp(pt, "int32") == 0 && one_of(base, c_int32)) ||
-			(strcmp(pt, "uint32") == 0 && one_of(base, c_uint32)) ||
-			(strcmp(pt, "int64") == 0 && one_of(base, c_int64)) ||
-			(strcmp(pt, "uint64") == 0 && one_of(base, c_uint64)) ||
-			(strcmp(pt, "bool") == 0 && one_of(base, c_bool)) || (strcmp(pt, "double") == 0 && one_of(base, c_double)))
+		if ((strcmp(pt, "int32") == 0 && gen_one_of(base, c_int32)) ||
+			(strcmp(pt, "uint32") == 0 && gen_one_of(base, c_uint32)) ||
+			(strcmp(pt, "int64") == 0 && gen_one_of(base, c_int64)) ||
+			(strcmp(pt, "uint64") == 0 && gen_one_of(base, c_uint64)) ||
+			(strcmp(pt, "bool") == 0 && gen_one_of(base, c_bool)) ||
+			(strcmp(pt, "double") == 0 && gen_one_of(base, c_double)))
 			return "SCALAR";
 		return NULL;
 	}
@@ -605,7 +599,7 @@ static bool check_member_name(Cx *cx, json_t *pf, const char *message, const cha
 	if (!is_identifier(name))
 		return fail_at_proto(cx, pf, "field %s.%s: its AST member name '%s' is not a C identifier", message,
 							 S(pf, "name"), name);
-	if (one_of(name, c_keywords))
+	if (gen_one_of(name, c_keywords))
 		return fail_at_proto(cx, pf, "field %s.%s: its AST member name '%s' is reserved in C or by pgbind", message,
 							 S(pf, "name"), name);
 	gen_Buf n = {0};
@@ -705,7 +699,7 @@ static bool build_oneof(Cx *cx, json_t *pm, const char *oneof, json_t *c_struct,
 		const char *absent_when = overrides_get(cx->ov, target.data, "absent_when");
 		if (absent_when) {
 			json_t *af = find_c_field(c_struct, absent_when);
-			if (!af || !one_of(S(af, "base"), c_bool) || I(af, "pointer_depth") != 0) {
+			if (!af || !gen_one_of(S(af, "base"), c_bool) || I(af, "pointer_depth") != 0) {
 				overrides_fail(cx->ov, cx->err, target.data, "absent_when",
 							   "%s absent_when:%s: struct %s has no bool field %s", target.data, absent_when,
 							   S(c_struct, "name"), absent_when);
@@ -817,7 +811,7 @@ static bool build_message(Cx *cx, json_t *pm, json_t *messages, json_t *oneofs, 
 			const char *kind_override = overrides_get(cx->ov, target.data, "kind");
 			if (kind_override) {
 				static const char *const cell_kinds[] = {"LIST_CELLS", "INT_CELLS", "OID_CELLS", NULL};
-				if (!one_of(kind_override, cell_kinds) || strcmp(S(field, "wire"), "REPEATED_NODE") != 0 ||
+				if (!gen_one_of(kind_override, cell_kinds) || strcmp(S(field, "wire"), "REPEATED_NODE") != 0 ||
 					strcmp(S(c_struct, "name"), "List") != 0) {
 					ok = overrides_fail(
 						cx->ov, cx->err, target.data, "kind",
@@ -1031,117 +1025,6 @@ static void link_indexes(json_t *messages, json_t *enums, json_t *oneofs, json_t
 	json_decref(oneof_index);
 }
 
-/* ---- libpg_query's behaviours (schema/libpg_query.txt, by major: since:/until:) ------------ */
-
-/* Each key's values (what each does: targets/c/runtime/internal.h, PGBIND_LPQ_*). Targets are the message and
- * its C field names (the AST's), `*.field` every message's field of that name. */
-static const char *const lpq_message_fingerprint[] = {"skip", "constant", "relation_context", "depth_cuts_messages",
-													  NULL};
-static const char *const lpq_message_normalize[] = {"walk", "comments_skipped", "vertical_tab_space", NULL};
-static const char *const lpq_field_fingerprint[] = {"skip",
-													"sorted",
-													"unnamed_targets",
-													"target_name",
-													"in_any_as_op",
-													"digit_runs_dropped",
-													"temp_hides_relname",
-													"constant_hides_parent",
-													"relation_context",
-													"alias_name",
-													"outside_relation_context",
-													NULL};
-static const char *const lpq_field_normalize[] = {
-	"walk",       "targets",     "group_by",          "order_by",     "target_value",      "sort_key", "string_arg",
-	"quote_from", "text_search", "constant_location", "param_number", "location_needs_it", NULL};
-
-/* Appends "key:value" of target to rules (a JSON array); false with file:line on an unknown value. */
-static bool lpq_key(Cx *cx, const char *target, const char *key, const char *const *values, json_t *rules)
-{
-	const char *v = overrides_get(cx->ov, target, key);
-	if (!v)
-		return true;
-	if (one_of(v, values)) {
-		gen_Buf rule = {0};
-		gen_Buf_printf(&rule, "%s:%s", key, v);
-		json_array_append_new(rules, json_string(rule.data));
-		gen_Buf_free(&rule);
-		return true;
-	}
-	gen_Buf known = {0};
-	for (const char *const *lv = values; *lv; lv++)
-		gen_Buf_printf(&known, "%s%s", known.len ? ", " : "", *lv);
-	bool ok = overrides_fail(cx->ov, cx->err, target, key, "%s %s:%s: not a value of %s (%s)", target, key, v, key,
-							 known.data);
-	gen_Buf_free(&known);
-	return ok;
-}
-
-static bool has_rule(json_t *rules, const char *const *any)
-{
-	size_t i;
-	json_t *r;
-	json_array_foreach(rules, i, r) if (one_of(json_string_value(r), any)) return true;
-	return false;
-}
-
-/* Sets each message's and field's "libpg_query" (the rules declared for it, "key:value"), each
- * field's "normalize_order" (where the walk takes it: normalize_order:N, else its place in the
- * proto) and "embedded" (a message field embedded in its C struct, from the model). */
-static bool declare_libpg_query_rules(Cx *cx, json_t *messages)
-{
-	static const char *const walks[] = {"normalize:walk",     "normalize:targets",    "normalize:group_by",
-										"normalize:order_by", "normalize:string_arg", NULL};
-	static const char *const ints[] = {"normalize:constant_location", "normalize:param_number", "normalize:quote_from",
-									   NULL};
-	size_t i, j;
-	json_t *m, *f;
-	json_array_foreach(messages, i, m)
-	{
-		const char *name = S(m, "name");
-		json_t *rules = json_array();
-		json_object_set_new(m, "libpg_query", rules);
-		if (!lpq_key(cx, name, "fingerprint", lpq_message_fingerprint, rules) ||
-			!lpq_key(cx, name, "normalize", lpq_message_normalize, rules))
-			return false;
-		json_array_foreach(json_object_get(m, "fields"), j, f)
-		{
-			gen_Buf target = {0}, any = {0};
-			gen_Buf_printf(&target, "%s.%s", name, S(f, "name"));
-			gen_Buf_printf(&any, "*.%s", S(f, "name"));
-			json_t *fr = json_array();
-			json_object_set_new(f, "libpg_query", fr);
-			bool ok = lpq_key(cx, target.data, "fingerprint", lpq_field_fingerprint, fr) &&
-					  lpq_key(cx, any.data, "fingerprint", lpq_field_fingerprint, fr) &&
-					  lpq_key(cx, target.data, "normalize", lpq_field_normalize, fr);
-			/* a walked field holds nodes; a location is an int32 */
-			const char *wire = S(f, "wire");
-			bool child = strcmp(wire, "NODE") == 0 || strcmp(wire, "ONEOF") == 0 || strcmp(wire, "MESSAGE") == 0 ||
-						 strcmp(wire, "REPEATED_NODE") == 0 || strcmp(wire, "REPEATED_MESSAGE") == 0;
-			if (ok && ((has_rule(fr, walks) && !child) || (has_rule(fr, ints) && strcmp(wire, "INT32") != 0)))
-				ok = overrides_fail(cx->ov, cx->err, target.data, "normalize", "%s (%s) cannot be %s", target.data,
-									wire, overrides_get(cx->ov, target.data, "normalize"));
-			const char *order = ok ? overrides_get(cx->ov, target.data, "normalize_order") : NULL;
-			char *end = NULL;
-			long n = order ? strtol(order, &end, 10) : (long)j;
-			if (order && (*end || n < 0 || n > 255))
-				ok = overrides_fail(cx->ov, cx->err, target.data, "normalize_order",
-									"%s normalize_order:%s: a number from 0 to 255", target.data, order);
-			bool embedded = false;
-			json_t *conv;
-			size_t k;
-			json_array_foreach(json_object_get(m, "from_pg"), k, conv) embedded |=
-				strcmp(S(conv, "conv"), "EMBEDDED") == 0 && strcmp(S(conv, "ast_field"), S(f, "name")) == 0;
-			json_object_set_new(f, "normalize_order", json_integer(n));
-			json_object_set_new(f, "embedded", json_boolean(embedded));
-			gen_Buf_free(&target);
-			gen_Buf_free(&any);
-			if (!ok)
-				return false;
-		}
-	}
-	return true;
-}
-
 json_t *classify(json_t *model, const char *model_name, json_t *full_proto, Overrides *ov, gen_Error *err)
 {
 	Cx cx = {
@@ -1189,8 +1072,8 @@ json_t *classify(json_t *model, const char *model_name, json_t *full_proto, Over
 			if (json_is_string(json_object_get(cs, "tag")) && !json_object_get(cx.node_kinds, S(cs, "name")))
 				json_array_append_new(orphans, json_pack("{s:s, s:s}", "name", S(cs, "name"), "location", c_loc(cs)));
 		}
-		ok = declare_libpg_query_rules(&cx, messages) &&
-			 deparse_rules_build(ov, messages, nodes, &deparse_rules, err) && overrides_check_all_used(ov, err);
+		ok = behaviours_declare(ov, messages, err) && deparse_rules_build(ov, messages, nodes, &deparse_rules, err) &&
+			 overrides_check_all_used(ov, err);
 	}
 	if (ok) {
 		link_indexes(messages, enums, oneofs, nodes);
@@ -1216,7 +1099,7 @@ json_t *classify(json_t *model, const char *model_name, json_t *full_proto, Over
 						 "oneofs", oneofs, "nodes", nodes, "skipped", skipped, "orphan_structs", orphans, "c_tags",
 						 tags, "overrides", overrides_to_json(ov), "n_messages", (json_int_t)json_array_size(messages),
 						 "n_enums", (json_int_t)json_array_size(enums), "n_nodes", (json_int_t)json_array_size(nodes));
-		/* the name of the node message's oneof (the Go target spells its field) */
+		/* the name of the node message's oneof (a target may spell its field) */
 		json_t *nf = json_array_get(json_object_get(json_object_get(cx.p_messages, cx.node_message), "fields"), 0);
 		const char *node_oneof = nf ? json_string_value(json_object_get(nf, "oneof")) : NULL;
 		json_object_set_new(view, "node_oneof", json_string(node_oneof ? node_oneof : ""));

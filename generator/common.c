@@ -36,6 +36,14 @@ char *gen_xstrdup(const char *str)
 	return memcpy(gen_xmalloc(n), str, n);
 }
 
+bool gen_one_of(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(s, *list) == 0)
+			return true;
+	return false;
+}
+
 void gen_Buf_append(gen_Buf *buf, const char *data, size_t len)
 {
 	if (buf->len + len + 1 > buf->cap) {

@@ -52,4 +52,7 @@ void *gen_xmalloc(size_t size);
 void *gen_xcalloc(size_t n, size_t size);
 char *gen_xstrdup(const char *str);
 
+/* Whether s is one of list (NULL-terminated). */
+bool gen_one_of(const char *s, const char *const *list);
+
 #endif

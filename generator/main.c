@@ -15,7 +15,6 @@
  */
 #include "classify.h"
 #include "common.h"
-#include "makes_go.h"
 #include "node_rules.h"
 #include "overrides.h"
 #include "proto_read.h"
@@ -556,7 +555,8 @@ int main(int argc, char **argv)
 	for (int k = 0; hashed && k < n_overrides; k++)
 		hashed = hash_input(inputs, overrides_paths[k], overrides_paths[k], &err);
 	hashed = hashed && hash_input(inputs, node_rules_path, node_rules_path, &err);
-	hashed = hashed && hash_input(inputs, MAKES_GO_FILE, MAKES_GO_FILE, &err); /* the Go target's Make* helpers */
+	for (int k = 0; hashed && k < gen_n_targets; k++) /* every target's declared file, in every banner */
+		hashed = !gen_targets[k].declared || hash_input(inputs, gen_targets[k].declared, gen_targets[k].declared, &err);
 	if (!hashed) {
 		gen_Error_print(&err);
 		return 1;

@@ -1,10 +1,11 @@
 /*
  * targets.h -- the targets pgbind-gen renders, each one declared unit: its name, where its
  * templates and its output go by default, the comment syntax of its files' do-not-edit banner,
- * and its decorator, which adds the target's own spellings to a copy of the shared view model
- * (prost-build's names for Rust, ...). A new target is one row of gen_targets (targets.c) and one
- * folder, targets/NAME/, holding its templates, its generated files and its hand-written runtime,
- * crate or module.
+ * the file its decorator reads, and its decorator, which adds the target's own spellings to a copy
+ * of the shared view model. A new target is one row of gen_targets (targets.c, the one file of
+ * generator/ that names targets) and one folder, targets/NAME/, holding its templates, its
+ * decorator (decorator/, compiled into pgbind-gen), its generated files and its hand-written
+ * runtime, crate or module (docs/architecture.md, "A new target").
  */
 #ifndef PGBIND_GENERATOR_TARGETS_H
 #define PGBIND_GENERATOR_TARGETS_H
@@ -28,6 +29,9 @@ typedef struct {
 	 * users vendor. NULL: the target has none, and such a folder is an error. */
 	const char *tests_out_dir;
 	gen_CommentStyle comment; /* the banner of its source files (a .md file gets an HTML comment) */
+	/* a declared file its decorator reads (relative to the checkout), hashed into every generated
+	 * file's banner as the other inputs are; NULL: none */
+	const char *declared;
 	/* Adds the target's spellings to view (its own copy); false with err. NULL: none. */
 	bool (*decorate)(json_t *view, gen_Error *err);
 } gen_TargetDesc;

@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "classify.h"
-#include "names_c.h"
+#include "targets/c/decorator/names_c.h"
 #include "../check.h"
 #include "common.h"
 #include "unit.h"

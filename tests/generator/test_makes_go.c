@@ -1,5 +1,5 @@
 /*
- * test_makes_go.c -- unit tests for pg_query_go's declared Make* helpers (generator/makes_go.c):
+ * test_makes_go.c -- unit tests for pg_query_go's declared Make* helpers (targets/go/decorator/makes_go.c):
  * a small view with the Go decorator's keys, declared lines read by overrides_parse("mk.txt"), the
  * go_makes they give, and the exact file:line:col and message of each line the generator cannot
  * map. JSON is written with single quotes (turned into double quotes). Prints one line per check
@@ -7,7 +7,7 @@
  */
 #include "../check.h"
 #include "common.h"
-#include "makes_go.h"
+#include "targets/go/decorator/makes_go.h"
 #include "unit.h"
 
 static const char *const VIEW =

@@ -8,7 +8,7 @@
  *   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
  *   schema/pg15/deparse.txt      fnv1a64 3913d87cefe282e8
  *   schema/summary.txt           fnv1a64 115606e0e7e4cb0e
- *   targets/go/makefuncs.txt     fnv1a64 a95084175b1befbf
+ *   targets/go/makefuncs.txt     fnv1a64 e95153708772445a
  */
 /*
  * to_pg.inc.c -- pgbind AST -> PostgreSQL raw parse nodes: one converter per node kind, the

@@ -68,8 +68,9 @@ static bool add_field(json_t *f, gen_Error *err)
 	gen_Buf type = {0};
 	bool pointer = false;
 	if (!c_type(str(f, "wire"), str(f, "type"), &type, &pointer)) {
-		gen_fail(err, "generator/names_c.c", 0, 0, "field %s.%s: the C target has no member type for wire kind %s",
-				 str(f, "message"), str(f, "name"), str(f, "wire"));
+		gen_fail(err, "targets/c/decorator/names_c.c", 0, 0,
+				 "field %s.%s: the C target has no member type for wire kind %s", str(f, "message"), str(f, "name"),
+				 str(f, "wire"));
 		gen_Buf_free(&type);
 		return false;
 	}

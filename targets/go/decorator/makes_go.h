@@ -1,6 +1,6 @@
 /*
  * makes_go.h -- pg_query_go's Make* node helpers that build one message from some of its fields,
- * declared in targets/go/makefuncs.txt (the overrides format, overrides.h) and added to the Go
+ * declared in targets/go/makefuncs.txt (the overrides format, generator/overrides.h) and added to the Go
  * target's view as messages[].go_makes (docs/view-model.md) for targets/go/templates to render:
  *
  *     Message   go_make_NAME:PARAMS   NAME(...) *Node: the message, wrapped as a Node
@@ -11,13 +11,13 @@
  * type named after it (lowerCamelCase), and of field=value, a value the helper fixes (a bool, a
  * number, an enum's proto value name, a string's characters); `-` alone: no parameter. Which
  * fields each helper takes is pg_query_go's choice, not a fact of the model, hence a declared file.
- * A line may end in since:N / until:N (overrides.h): the values the major's grammar fills in, which
+ * A line may end in since:N / until:N (generator/overrides.h): the values the major's grammar fills in, which
  * the helper fixes to build the parser's tree, differ from one major to the next.
  * A line naming a message, field, key or value the generator cannot map stops it with the line's
  * file:line:col and what to declare instead; every line must be used.
  */
-#ifndef PGBIND_GENERATOR_MAKES_GO_H
-#define PGBIND_GENERATOR_MAKES_GO_H
+#ifndef PGBIND_TARGETS_GO_MAKES_GO_H
+#define PGBIND_TARGETS_GO_MAKES_GO_H
 
 #include "common.h"
 #include "overrides.h"
@@ -25,7 +25,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-/* The declared file, relative to the checkout (as targets.c's default folders are). */
+/* The declared file, relative to the checkout (as generator/targets.c's default folders are): the
+ * Go target's row hashes it into every banner, and its decorator reads it. */
 #define MAKES_GO_FILE "targets/go/makefuncs.txt"
 
 /* Reads path and sets go_makes (an array, empty for most) on every message of view, whose fields

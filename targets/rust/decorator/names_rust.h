@@ -1,6 +1,7 @@
 /*
- * names.h -- what other tools call the proto's declarations, added to the view model for the
- * templates of targets that refer to code those tools generate.
+ * names_rust.h -- the Rust target's decorator (its row in generator/targets.c): what prost-build
+ * and bindgen call the proto's declarations and the AST's members, added to the Rust target's copy
+ * of the view model for its templates (targets/rust/templates).
  *
  * The Rust target converts to and from the message types prost-build generates from the same
  * pg_query.proto, so its templates must spell every type, field, oneof and variant exactly as
@@ -8,8 +9,8 @@
  * written once here; a rule that disagreed with prost-build would make the generated crate fail
  * to compile, which `make check` does.
  */
-#ifndef PGBIND_GENERATOR_NAMES_H
-#define PGBIND_GENERATOR_NAMES_H
+#ifndef PGBIND_TARGETS_RUST_NAMES_RUST_H
+#define PGBIND_TARGETS_RUST_NAMES_RUST_H
 
 #include <jansson.h>
 

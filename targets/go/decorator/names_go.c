@@ -10,8 +10,6 @@
  */
 #include "names_go.h"
 
-#include "makes_go.h"
-
 #include <ctype.h>
 #include <string.h>
 
@@ -151,7 +149,7 @@ static bool add_field(json_t *view, json_t *m, json_t *f, Used *used, gen_Error 
 	while (w < sizeof wires / sizeof *wires && strcmp(wires[w].wire, wire) != 0)
 		w++;
 	if (w == sizeof wires / sizeof *wires)
-		return gen_fail(err, "generator/names_go.c", 0, 0, "field %s.%s: wire kind %s has no Go conversion",
+		return gen_fail(err, "targets/go/decorator/names_go.c", 0, 0, "field %s.%s: wire kind %s has no Go conversion",
 						str(m, "name"), str(f, "name"), wire);
 	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
 		char *key = printf_name("go_kind_", kinds[k]);
@@ -175,8 +173,8 @@ static bool add_field(json_t *view, json_t *m, json_t *f, Used *used, gen_Error 
 	/* a oneof: its first member, then its own name, then the other members */
 	json_t *o = find_oneof(view, type);
 	if (!o)
-		return gen_fail(err, "generator/names_go.c", 0, 0, "field %s.%s: oneof %s is not in the view", str(m, "name"),
-						str(f, "name"), type);
+		return gen_fail(err, "targets/go/decorator/names_go.c", 0, 0, "field %s.%s: oneof %s is not in the view",
+						str(m, "name"), str(f, "name"), type);
 	char *msg = names_go_camel(str(m, "name"));
 	size_t j;
 	json_t *mem;
@@ -243,10 +241,10 @@ bool names_add_go(json_t *view, gen_Error *err)
 			json_array_foreach(json_object_get(view, "nodes"), k, n) if (strcmp(str(n, "name"), str(f, "message")) == 0)
 				json_object_set_new(f, "go_node_field", json_string(str(n, "go_field")));
 			if (!json_object_get(f, "go_node_field"))
-				return gen_fail(err, "generator/names_go.c", 0, 0, "oneof %s: member %s is no node kind", str(m, "id"),
-								str(f, "name"));
+				return gen_fail(err, "targets/go/decorator/names_go.c", 0, 0, "oneof %s: member %s is no node kind",
+								str(m, "id"), str(f, "name"));
 		}
 	}
 	json_array_foreach(json_object_get(view, "enums"), i, m) set_name(m, "go_name", names_go_camel(str(m, "name")));
-	return makes_go_add(view, MAKES_GO_FILE, err); /* pg_query_go's Make* helpers, declared per node */
+	return true;
 }

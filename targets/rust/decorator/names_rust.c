@@ -1,5 +1,5 @@
 /*
- * names.c -- prost-build's spelling of proto names (see names.h).
+ * names_rust.c -- prost-build's and bindgen's spelling of names (see names_rust.h).
  *
  * heck splits an identifier into words at every character that is not an ASCII letter or digit
  * ('_' included), and inside a run of letters before an uppercase letter that follows a
@@ -8,7 +8,7 @@
  * in and do not change the case mode. UpperCamelCase capitalises each word (first letter up, the
  * rest down); snake_case lowercases them and joins them with '_'.
  */
-#include "names.h"
+#include "names_rust.h"
 
 #include "common.h"
 

@@ -1,11 +1,12 @@
 /*
- * names_c.h -- the C target's spellings, added to its copy of the view model (targets.c): the C
- * type of each AST member, the reflection flags of each field and, for the test tables, where
- * each converted member of a PostgreSQL struct lies. The classifier states the neutral facts these
- * are spelled from (a field's wire kind and type, whether "" reads as NULL, the conversion kind).
+ * names_c.h -- the C target's decorator (its row in generator/targets.c): its spellings, added to
+ * its copy of the view model: the C type of each AST member, the reflection flags of each field
+ * and, for the test tables, where each converted member of a PostgreSQL struct lies. The
+ * classifier states the neutral facts these are spelled from (a field's wire kind and type,
+ * whether "" reads as NULL, the conversion kind).
  */
-#ifndef PGBIND_GENERATOR_NAMES_C_H
-#define PGBIND_GENERATOR_NAMES_C_H
+#ifndef PGBIND_TARGETS_C_NAMES_C_H
+#define PGBIND_TARGETS_C_NAMES_C_H
 
 #include "common.h"
 
