@@ -31,7 +31,7 @@ const gen_TargetDesc gen_targets[] = {
 	 NULL, decorate_rust},
 	/* a Go package is one folder: the module's, beside its hand-written files (--check leaves
 	 * those out); its test-only files are Go's own *_test.go there */
-	{"go", "targets/go/templates", "targets/go", NULL, GEN_COMMENT_GO, MAKES_GO_FILE, decorate_go},
+	{"go", "targets/go/templates", "targets/go", NULL, GEN_COMMENT_LINES_MARKED, MAKES_GO_FILE, decorate_go},
 	/* not a binding: the generator's account of what it matched and left out, from the neutral
 	 * view (no decorator) */
 	{"report", "generator/report", "docs/generated", NULL, GEN_COMMENT_BLOCK, NULL, NULL},
