@@ -79,7 +79,7 @@ CFLAGS_ALL  := $(CSTD) $(OPT) $(WARN) $(SANFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
 
 GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/names.c generator/names_c.c generator/targets.c generator/names_go.c generator/makes_go.c \
-               generator/classify.c generator/deparse_rules.c generator/main.c
+               generator/classify.c generator/deparse_rules.c generator/main.c targets/c/runtime/proc.c
 EXTRACT_SRCS := generator/common.c generator/extract.c
 # The C target (targets/c): its generated files (everything the runtime and the tests include)
 # and its hand-written runtime.
@@ -88,7 +88,7 @@ RT_DIR      := targets/c/runtime
 GENERATED   := $(wildcard $(C_GEN)/*)
 RT_SRCS     := $(addprefix $(RT_DIR)/,arena.c from_pg.c to_pg.c pg_route.c encode.c decode.c equal.c reflect.c text.c \
                json_keys.c json_write.c json_read.c walk.c normalize.c fingerprint.c script.c contract.c stack.c \
-               isolate.c raw_walk.c summary.c truncate.c)
+               proc.c raw_walk.c summary.c truncate.c)
 RT_OBJS     := $(RT_SRCS:$(RT_DIR)/%.c=$(BUILD)/rt/%.o)
 RT_PIC_OBJS := $(RT_SRCS:$(RT_DIR)/%.c=$(BUILD)/rt-pic/%.o)
 # Optional entry points of the linked libpg_query, found by linking a probe: forks export a
@@ -108,7 +108,7 @@ PG_QUERY_FEATURES := $(if $(call HAVE_SYMBOL,pg_query_deparse_nodes),-DPGBIND_HA
                      $(if $(call HAVE_SYMBOL,pg_query_scan_tokens),-DPGBIND_HAVE_SCAN_TOKENS) \
                      $(if $(PG_QUERY_PBC_H),-DPGBIND_HAVE_PROTOBUF_C)
 RT_CFLAGS   := -I$(RT_DIR) -I$(C_GEN) $(PG_QUERY_INCLUDES) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
-CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c cli/summary.c cli/verify_summary.c
+CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_deparse.c cli/verify_oracle.c cli/verify_coverage.c cli/verify_pg.c cli/json_verify.c cli/input.c cli/summary.c cli/verify_summary.c
 
 # Two cores here, as on CI: build in parallel unless the caller chose (make -jN).
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
@@ -133,7 +133,7 @@ $(BUILD)/.dir: | deps
 
 # ---- generator ----------------------------------------------------------------------------------
 
-$(BUILD)/pgbind-gen: $(GEN_SRCS) $(wildcard generator/*.h) | $(BUILD)/.dir
+$(BUILD)/pgbind-gen: $(GEN_SRCS) $(wildcard generator/*.h) targets/c/runtime/proc.h | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $(GEN_SRCS) $(LDFLAGS_ALL) -ljansson
 
 $(BUILD)/pgbind-extract: $(EXTRACT_SRCS) generator/common.h | $(BUILD)/.dir
@@ -255,7 +255,7 @@ CLI_LIBS := $(or $(PG_QUERY_STATIC),$(PG_QUERY_LIBS))
 PGBIND_VERSION   := 0.$(PG_MAJOR).0
 PG_QUERY_RELEASE := $(if $(PG_QUERY_DIR),,$(shell dpkg-query -W -f='$${Version}' libpg-query-dev 2>/dev/null))
 CLI_DEFS := -DPGBIND_VERSION='"$(PGBIND_VERSION)"' $(if $(PG_QUERY_RELEASE),-DPGBIND_PG_QUERY_VERSION='"$(PG_QUERY_RELEASE)"')
-$(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h $(BUILD)/libpgbind.a
+$(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h cli/verify.h $(BUILD)/libpgbind.a
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) $(CLI_DEFS) -Icli -o $@ $(CLI_SRCS) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(CLI_LIBS) -pthread
 
 # The benchmark, a developer's program of its own (tools/bench/; `pgbind bench` runs it, `make

@@ -1,0 +1,413 @@
+/*
+ * proc.c -- runs code in a child process and talks to it in framed messages (proc.h): the one
+ * place pgbind forks, writes and reads a child's answer, waits with a time limit and reaps. Depends
+ * on libc (and Linux's close_range, where the kernel has it); entry points pgbind_proc_once(),
+ * pgbind_proc_call() and pgbind_proc_stop().
+ *
+ * The child is a fork of the calling thread: a copy of the caller's memory and that thread only.
+ * It puts the fatal signals back to their default action (a handler the program installed --
+ * Go's, Rust's stack-overflow one, a fuzzer's or sanitizer's -- would otherwise run in a process it
+ * does not know, or take the child's crash for the program's), clears a sanitizer's death
+ * callback, closes every descriptor but its socket and the standard ones (a long-lived child
+ * holding a copy of some other pipe would keep its reader from seeing end-of-file), and leaves
+ * with _exit. Messages are framed (a uint64_t length, then the bytes), so that the parent knows it
+ * has a whole answer without waiting for end-of-file, which another thread's fork holding a copy
+ * of the socket could delay; for the same reason the parent polls in slices and looks at the
+ * child's state between them. The parent writes with MSG_NOSIGNAL: a request to a child that died
+ * fails instead of raising SIGPIPE in a program that did not ask for it.
+ */
+#define _GNU_SOURCE /* close_range, MSG_NOSIGNAL */
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- buffers ----------------------------------------------------------------------------------- */
+
+bool pgbind_proc_put(pgbind_ProcBuf *b, const void *data, size_t len)
+{
+	if (b->failed)
+		return false;
+	if (b->len + len > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + len)
+			cap *= 2;
+		uint8_t *grown = realloc(b->data, cap);
+		if (!grown) {
+			b->failed = true;
+			return false;
+		}
+		b->data = grown;
+		b->cap = cap;
+	}
+	if (len)
+		memcpy(b->data + b->len, data, len);
+	b->len += len;
+	return true;
+}
+
+bool pgbind_proc_put_str(pgbind_ProcBuf *b, const char *s)
+{
+	uint64_t n = s ? strlen(s) : 0;
+	return pgbind_proc_put(b, &n, sizeof n) && pgbind_proc_put(b, s ? s : "", n);
+}
+
+void pgbind_proc_buf_free(pgbind_ProcBuf *b)
+{
+	free(b->data);
+	*b = (pgbind_ProcBuf){0};
+}
+
+bool pgbind_proc_get(pgbind_ProcReader *r, void *out, size_t len)
+{
+	if (r->left < len)
+		return false;
+	memcpy(out, r->p, len);
+	r->p += len;
+	r->left -= len;
+	return true;
+}
+
+bool pgbind_proc_get_str(pgbind_ProcReader *r, const char **s, size_t *len)
+{
+	uint64_t n;
+	if (!pgbind_proc_get(r, &n, sizeof n) || n > r->left)
+		return false;
+	*s = (const char *)r->p;
+	*len = (size_t)n;
+	r->p += n;
+	r->left -= n;
+	return true;
+}
+
+/* ---- the one write and read loop ---------------------------------------------------------------- */
+
+/* Writes all of data (send: a peer gone is an error, not SIGPIPE; write where fd is no socket). */
+static bool write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+		if (n < 0 && errno == ENOTSOCK)
+			n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+static bool write_frame(int fd, const void *data, size_t len)
+{
+	uint64_t n = len;
+	return write_all(fd, &n, sizeof n) && write_all(fd, data, len);
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* The parent's side of one wait for a child's bytes. */
+typedef struct {
+	int fd;
+	pid_t pid;     /* the child; 0: just read (the child's own loop, which waits for nothing) */
+	int64_t until; /* deadline (now_ms), or -1 */
+	int ws;        /* its wait status, once gone */
+	bool gone;     /* reaped */
+	bool late;     /* the time is up */
+} Wait;
+
+/* Reads len bytes before the deadline; false at end of file, on an error, when the child is gone
+ * without them or the time is up. */
+static bool read_all(Wait *w, void *buf, size_t len)
+{
+	char *p = buf;
+	while (len) {
+		if (w->pid) {
+			int64_t left = w->until < 0 ? 100 : w->until - now_ms();
+			if (left <= 0) {
+				w->late = true;
+				return false;
+			}
+			struct pollfd pfd = {w->fd, POLLIN, 0};
+			/* in slices: end-of-file may not come when the child dies, if another thread's fork
+			 * holds a copy of the socket; its death then shows through waitpid */
+			int r = poll(&pfd, 1, w->gone ? 0 : left < 100 ? (int)left : 100);
+			if (r < 0 && errno != EINTR)
+				return false;
+			if (r <= 0) {
+				if (w->gone)
+					return false; /* gone, and what it wrote before is read: nothing more comes */
+				if (waitpid(w->pid, &w->ws, WNOHANG) == w->pid)
+					w->gone = true; /* then one more look at the socket, without waiting */
+				continue;
+			}
+		}
+		ssize_t n = read(w->fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* A frame into r (ANSWERED or NO_MEMORY); false when none came whole. */
+static bool read_frame(Wait *w, pgbind_ProcResult *r)
+{
+	uint64_t n;
+	if (!read_all(w, &n, sizeof n))
+		return false;
+	uint8_t *data = n < SIZE_MAX ? malloc((size_t)n + 1) : NULL;
+	if (!data) {
+		r->outcome = PGBIND_PROC_NO_MEMORY;
+		return true;
+	}
+	if (!read_all(w, data, (size_t)n)) {
+		free(data);
+		return false;
+	}
+	data[n] = '\0';
+	r->outcome = PGBIND_PROC_ANSWERED;
+	r->data = data;
+	r->len = (size_t)n;
+	return true;
+}
+
+/* After no whole answer came: the child killed if late, reaped, and what became of it in r. */
+static void reap(Wait *w, pgbind_ProcResult *r)
+{
+	if (w->late && !w->gone)
+		kill(w->pid, SIGKILL);
+	if (!w->gone) {
+		while (waitpid(w->pid, &w->ws, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (w->late) {
+		r->outcome = PGBIND_PROC_TIMED_OUT;
+	} else if (WIFSIGNALED(w->ws)) {
+		r->outcome = PGBIND_PROC_SIGNALLED;
+		r->signal = WTERMSIG(w->ws);
+	} else {
+		r->outcome = PGBIND_PROC_EXITED;
+		r->exit_code = WIFEXITED(w->ws) ? WEXITSTATUS(w->ws) : -1;
+	}
+}
+
+void pgbind_proc_describe(const pgbind_ProcResult *r, int timeout_ms, char *out, size_t size)
+{
+	switch (r->outcome) {
+	case PGBIND_PROC_ANSWERED:
+		snprintf(out, size, "answered");
+		break;
+	case PGBIND_PROC_SIGNALLED:
+		snprintf(out, size, "died of signal %d (%s)", r->signal, strsignal(r->signal));
+		break;
+	case PGBIND_PROC_EXITED:
+		snprintf(out, size, "left without answering (%s %d)", r->exit_code < 0 ? "wait status" : "exit status",
+				 r->exit_code);
+		break;
+	case PGBIND_PROC_TIMED_OUT:
+		snprintf(out, size, "did not answer in %d s", timeout_ms / 1000);
+		break;
+	case PGBIND_PROC_NO_MEMORY:
+		snprintf(out, size, "answered, but there was no memory for its answer");
+		break;
+	case PGBIND_PROC_NOT_STARTED:
+		snprintf(out, size, "could not be started: %s", strerror(r->error));
+		break;
+	}
+}
+
+/* ---- the child ---------------------------------------------------------------------------------- */
+
+/* the sanitizers' (weak: absent from a plain build) */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+/* Descriptors from..to closed (close_range where the kernel has it, else one by one up to a bound). */
+static void close_from(int from, int to)
+{
+	if (from > to)
+		return;
+	if (close_range((unsigned)from, (unsigned)to, 0) == 0)
+		return;
+	long max = sysconf(_SC_OPEN_MAX);
+	for (long fd = from; fd <= to && fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+		close((int)fd);
+}
+
+/* What every child does first: keep only fd (and 0, 1, 2), mortal signals, stdio as asked. */
+static void child_setup(int fd, int flags, bool server)
+{
+	static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS, SIGPIPE};
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigset_t unblock;
+	sigemptyset(&unblock);
+	for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++) {
+		sigaction(fatal[i], &dfl, NULL);
+		sigaddset(&unblock, fatal[i]);
+	}
+	sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(NULL);
+	close_from(3, fd - 1);
+	close_from(fd + 1, ~0U >> 1);
+	int null_fd = (flags & PGBIND_PROC_QUIET) || server ? open("/dev/null", O_RDWR | O_CLOEXEC) : -1;
+	if (null_fd >= 0) {
+		if (server) { /* nothing to read or print: a copy of the caller's stdout kept open for
+					   * the server's life would keep a reader of it waiting */
+			dup2(null_fd, STDIN_FILENO);
+			dup2(null_fd, STDOUT_FILENO);
+		}
+		if (flags & PGBIND_PROC_QUIET)
+			dup2(null_fd, STDERR_FILENO);
+		close(null_fd);
+	}
+}
+
+/* A connected pair of sockets, close-on-exec (so that neither leaks into a program exec'd here). */
+static bool socket_pair(int fds[2], pgbind_ProcResult *r)
+{
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0)
+		return true;
+	r->outcome = PGBIND_PROC_NOT_STARTED;
+	r->error = errno;
+	return false;
+}
+
+void pgbind_proc_once(pgbind_ProcOnceFn fn, void *ctx, int flags, int timeout_ms, pgbind_ProcResult *r)
+{
+	*r = (pgbind_ProcResult){0};
+	int fds[2];
+	if (!socket_pair(fds, r))
+		return;
+	pid_t pid = fork();
+	if (pid < 0) {
+		r->outcome = PGBIND_PROC_NOT_STARTED;
+		r->error = errno;
+		close(fds[0]);
+		close(fds[1]);
+		return;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child_setup(fds[1], flags, false);
+		pgbind_ProcBuf answer = {0};
+		fn(ctx, &answer);
+		_exit(!answer.failed && write_frame(fds[1], answer.data, answer.len) ? 0 : 3);
+	}
+	close(fds[1]);
+	Wait w = {fds[0], pid, timeout_ms < 0 ? -1 : now_ms() + timeout_ms, 0, false, false};
+	bool answered = read_frame(&w, r);
+	close(fds[0]); /* a child still writing (no memory here) gets EPIPE and leaves */
+	if (answered) {
+		if (!w.gone)
+			while (waitpid(pid, &w.ws, 0) < 0 && errno == EINTR)
+				;
+		return;
+	}
+	reap(&w, r);
+}
+
+/* ---- the server --------------------------------------------------------------------------------- */
+
+static _Noreturn void serve(pgbind_Proc *p, int fd)
+{
+	Wait w = {fd, 0, -1, 0, false, false};
+	for (;;) {
+		uint64_t n;
+		if (!read_all(&w, &n, sizeof n))
+			_exit(0); /* the caller closed its end (or ended) */
+		uint8_t *request = n < SIZE_MAX ? malloc((size_t)n + 1) : NULL;
+		if (!request || !read_all(&w, request, (size_t)n))
+			_exit(3);
+		request[n] = '\0';
+		pgbind_ProcBuf answer = {0};
+		p->serve(p->ctx, request, (size_t)n, &answer);
+		if (answer.failed || !write_frame(fd, answer.data, answer.len))
+			_exit(3);
+		free(request);
+		pgbind_proc_buf_free(&answer);
+	}
+}
+
+static bool start(pgbind_Proc *p, pgbind_ProcResult *r)
+{
+	int fds[2];
+	if (!socket_pair(fds, r))
+		return false;
+	pid_t pid = fork();
+	if (pid < 0) {
+		r->outcome = PGBIND_PROC_NOT_STARTED;
+		r->error = errno;
+		close(fds[0]);
+		close(fds[1]);
+		return false;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child_setup(fds[1], p->flags, true);
+		serve(p, fds[1]);
+	}
+	close(fds[1]);
+	p->pid = pid;
+	p->owner = getpid();
+	p->fd = fds[0];
+	return true;
+}
+
+void pgbind_proc_stop(pgbind_Proc *p)
+{
+	if (p->pid && p->owner == getpid()) {
+		close(p->fd);
+		int ws;
+		while (waitpid(p->pid, &ws, 0) < 0 && errno == EINTR)
+			;
+	} else if (p->pid) {
+		close(p->fd); /* a copy of the socket of a child our parent started: not ours to wait for */
+	}
+	p->pid = 0;
+	p->fd = -1;
+}
+
+void pgbind_proc_call(pgbind_Proc *p, const void *request, size_t len, int timeout_ms, pgbind_ProcResult *r)
+{
+	*r = (pgbind_ProcResult){0};
+	if (p->pid && p->owner != getpid())
+		pgbind_proc_stop(p); /* the process forked since: that child is our parent's */
+	if (!p->pid && !start(p, r))
+		return;
+	Wait w = {p->fd, p->pid, timeout_ms < 0 ? -1 : now_ms() + timeout_ms, 0, false, false};
+	if (write_frame(p->fd, request, len) && read_frame(&w, r)) {
+		if (r->outcome == PGBIND_PROC_ANSWERED)
+			return;
+		kill(p->pid, SIGKILL); /* the rest of its answer unread: the next one would be out of step */
+	}
+	pgbind_ProcResult how = *r;
+	close(p->fd);
+	reap(&w, r);
+	if (how.outcome == PGBIND_PROC_NO_MEMORY)
+		*r = how;
+	p->pid = 0;
+	p->fd = -1;
+}
