@@ -261,7 +261,7 @@ static void strip_marker(const char *sql, const char *marker)
  * (int32 each) and the SQL or the error's message. Calls are serialized by a mutex, which a fork
  * handler makes usable again in a child forked while another thread held it.
  */
-static void serve_deparse(void *ctx, const uint8_t *request, size_t len, pgbind_ProcBuf *answer);
+static void serve_deparse(void *unused, const uint8_t *request, size_t len, pgbind_ProcBuf *answer);
 static pgbind_Proc deparse_server = PGBIND_PROC_INIT(serve_deparse, NULL, 0);
 static pthread_mutex_t deparse_server_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t deparse_server_once = PTHREAD_ONCE_INIT;
@@ -288,9 +288,9 @@ static void answer_with(pgbind_ProcBuf *answer, bool ok, int32_t code, int32_t c
 /* In the server: one request's deparse, as deparse_tree does it in the caller (with the lossy
  * empty strings put back into the nodes, which carry them). A stack overflow here (the child runs
  * on the stack of the thread that started it) is a crash the caller reports. */
-static void serve_deparse(void *ctx, const uint8_t *request, size_t len, pgbind_ProcBuf *answer)
+static void serve_deparse(void *unused, const uint8_t *request, size_t len, pgbind_ProcBuf *answer)
 {
-	(void)ctx;
+	(void)unused;
 	pgbind_ProcReader in = {request, len};
 	int32_t max_depth;
 	const char *marker;
@@ -531,13 +531,13 @@ static void name_crashing_statement(const pgbind_ParseResult *tree, const pgbind
 	if (!alone) {
 		size_t len = strlen(status->message);
 		snprintf(status->message + len, sizeof status->message - len,
-				 " on this tree of %zu statements (no one of them alone), in its child process", tree->n_stmts);
+				 " on this tree of %zu statements (no one of them alone), in the deparse server", tree->n_stmts);
 		return;
 	}
 	const pgbind_Node *stmt = tree->stmts[lo] ? tree->stmts[lo]->stmt : NULL;
 	const pgbind_MessageDesc *d = stmt ? pgbind_node_desc(stmt->tag) : NULL;
 	char what[sizeof status->message];
-	snprintf(what, sizeof what, "%s on stmts[%zu] (%s), in a child process", status->message, lo,
+	snprintf(what, sizeof what, "%s on stmts[%zu] (%s), in the deparse server", status->message, lo,
 			 d ? d->name : "no statement");
 	memcpy(status->message, what, sizeof what);
 }

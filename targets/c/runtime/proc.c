@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -91,28 +92,33 @@ bool pgbind_proc_get_str(pgbind_ProcReader *r, const char **s, size_t *len)
 
 /* ---- the one write and read loop ---------------------------------------------------------------- */
 
-/* Writes all of data (send: a peer gone is an error, not SIGPIPE; write where fd is no socket). */
-static bool write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-	while (len) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n < 0 && errno == ENOTSOCK)
-			n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
-	}
-	return true;
-}
-
+/* Writes a frame, its length and then data, in as few calls as the socket takes (sendmsg: a peer
+ * gone is an error, not SIGPIPE; writev where fd is no socket). */
 static bool write_frame(int fd, const void *data, size_t len)
 {
 	uint64_t n = len;
-	return write_all(fd, &n, sizeof n) && write_all(fd, data, len);
+	struct iovec iov[2] = {{&n, sizeof n}, {(void *)data, len}};
+	struct iovec *v = iov;
+	int count = len ? 2 : 1;
+	while (count) {
+		struct msghdr msg = {.msg_iov = v, .msg_iovlen = (size_t)count};
+		ssize_t put = sendmsg(fd, &msg, MSG_NOSIGNAL);
+		if (put < 0 && errno == ENOTSOCK)
+			put = writev(fd, v, count);
+		if (put < 0 && errno == EINTR)
+			continue;
+		if (put <= 0)
+			return false;
+		while (count && (size_t)put >= v->iov_len) {
+			put -= (ssize_t)v->iov_len;
+			v++, count--;
+		}
+		if (count) {
+			v->iov_base = (char *)v->iov_base + put;
+			v->iov_len -= (size_t)put;
+		}
+	}
+	return true;
 }
 
 static int64_t now_ms(void)
@@ -132,57 +138,67 @@ typedef struct {
 	bool late;     /* the time is up */
 } Wait;
 
-/* Reads len bytes before the deadline; false at end of file, on an error, when the child is gone
- * without them or the time is up. */
-static bool read_all(Wait *w, void *buf, size_t len)
+/* Reads what has come, up to cap bytes, before the deadline: > 0 bytes; <= 0 at end of file, on an
+ * error, when the child is gone without sending more or the time is up. */
+static ssize_t read_some(Wait *w, void *buf, size_t cap)
 {
-	char *p = buf;
-	while (len) {
-		if (w->pid) {
-			int64_t left = w->until < 0 ? 100 : w->until - now_ms();
-			if (left <= 0) {
-				w->late = true;
-				return false;
-			}
-			struct pollfd pfd = {w->fd, POLLIN, 0};
-			/* in slices: end-of-file may not come when the child dies, if another thread's fork
-			 * holds a copy of the socket; its death then shows through waitpid */
-			int r = poll(&pfd, 1, w->gone ? 0 : left < 100 ? (int)left : 100);
-			if (r < 0 && errno != EINTR)
-				return false;
-			if (r <= 0) {
-				if (w->gone)
-					return false; /* gone, and what it wrote before is read: nothing more comes */
-				if (waitpid(w->pid, &w->ws, WNOHANG) == w->pid)
-					w->gone = true; /* then one more look at the socket, without waiting */
-				continue;
-			}
-		}
-		ssize_t n = read(w->fd, p, len);
-		if (n < 0 && errno == EINTR)
+	for (;;) {
+		ssize_t n = w->pid ? recv(w->fd, buf, cap, MSG_DONTWAIT) : read(w->fd, buf, cap);
+		if (n < 0 && errno == ENOTSOCK)
+			n = read(w->fd, buf, cap);
+		if (n >= 0 || (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK))
+			return n;
+		if (errno == EINTR)
 			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
+		int64_t left = w->until < 0 ? 100 : w->until - now_ms();
+		if (left <= 0) {
+			w->late = true;
+			return -1;
+		}
+		struct pollfd pfd = {w->fd, POLLIN, 0};
+		/* in slices: end-of-file may not come when the child dies, if another thread's fork holds
+		 * a copy of the socket; its death then shows through waitpid */
+		int r = poll(&pfd, 1, w->gone ? 0 : left < 100 ? (int)left : 100);
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (r == 0) {
+			if (w->gone)
+				return -1; /* gone, and what it wrote before is read: nothing more comes */
+			if (waitpid(w->pid, &w->ws, WNOHANG) == w->pid)
+				w->gone = true; /* then one more look at the socket, without waiting */
+		}
 	}
-	return true;
 }
 
-/* A frame into r (ANSWERED or NO_MEMORY); false when none came whole. */
+/* A frame into r (ANSWERED or NO_MEMORY); false when none came whole. The first read takes the
+ * length and what of the message has come with it: the peer sends one frame and waits, so it
+ * never holds the start of another. */
 static bool read_frame(Wait *w, pgbind_ProcResult *r)
 {
+	uint8_t first[4096];
+	size_t got = 0;
 	uint64_t n;
-	if (!read_all(w, &n, sizeof n))
-		return false;
+	while (got < sizeof n) {
+		ssize_t k = read_some(w, first + got, sizeof first - got);
+		if (k <= 0)
+			return false;
+		got += (size_t)k;
+	}
+	memcpy(&n, first, sizeof n);
 	uint8_t *data = n < SIZE_MAX ? malloc((size_t)n + 1) : NULL;
 	if (!data) {
 		r->outcome = PGBIND_PROC_NO_MEMORY;
 		return true;
 	}
-	if (!read_all(w, data, (size_t)n)) {
-		free(data);
-		return false;
+	size_t have = got - sizeof n < n ? got - sizeof n : (size_t)n;
+	memcpy(data, first + sizeof n, have);
+	while (have < n) {
+		ssize_t k = read_some(w, data + have, (size_t)n - have);
+		if (k <= 0) {
+			free(data);
+			return false;
+		}
+		have += (size_t)k;
 	}
 	data[n] = '\0';
 	r->outcome = PGBIND_PROC_ANSWERED;
@@ -335,18 +351,16 @@ static _Noreturn void serve(pgbind_Proc *p, int fd)
 {
 	Wait w = {fd, 0, -1, 0, false, false};
 	for (;;) {
-		uint64_t n;
-		if (!read_all(&w, &n, sizeof n))
+		pgbind_ProcResult request = {0};
+		if (!read_frame(&w, &request))
 			_exit(0); /* the caller closed its end (or ended) */
-		uint8_t *request = n < SIZE_MAX ? malloc((size_t)n + 1) : NULL;
-		if (!request || !read_all(&w, request, (size_t)n))
+		if (request.outcome != PGBIND_PROC_ANSWERED)
 			_exit(3);
-		request[n] = '\0';
 		pgbind_ProcBuf answer = {0};
-		p->serve(p->ctx, request, (size_t)n, &answer);
+		p->serve(p->ctx, request.data, request.len, &answer);
 		if (answer.failed || !write_frame(fd, answer.data, answer.len))
 			_exit(3);
-		free(request);
+		free(request.data);
 		pgbind_proc_buf_free(&answer);
 	}
 }
