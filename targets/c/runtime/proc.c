@@ -301,41 +301,46 @@ static void child_setup(int fd, int flags, bool server)
 	}
 }
 
-/* A connected pair of sockets, close-on-exec (so that neither leaks into a program exec'd here). */
-static bool socket_pair(int fds[2], pgbind_ProcResult *r)
+/* A child, connected to us by a pair of sockets opened close-on-exec (so that neither leaks into a
+ * program exec'd here): 0 in the child, set up, *fd its end; the child's pid here, *fd ours; -1 when
+ * none could be started (r says why). */
+static pid_t spawn(int flags, bool server, int *fd, pgbind_ProcResult *r)
 {
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0)
-		return true;
-	r->outcome = PGBIND_PROC_NOT_STARTED;
-	r->error = errno;
-	return false;
+	int fds[2];
+	pid_t pid = -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0 && (pid = fork()) < 0) {
+		int error = errno;
+		close(fds[0]);
+		close(fds[1]);
+		errno = error;
+	}
+	if (pid < 0) {
+		r->outcome = PGBIND_PROC_NOT_STARTED;
+		r->error = errno;
+		return -1;
+	}
+	close(fds[pid == 0 ? 0 : 1]);
+	*fd = fds[pid == 0 ? 1 : 0];
+	if (pid == 0)
+		child_setup(*fd, flags, server);
+	return pid;
 }
 
 void pgbind_proc_once(pgbind_ProcOnceFn fn, void *ctx, int flags, int timeout_ms, pgbind_ProcResult *r)
 {
 	*r = (pgbind_ProcResult){0};
-	int fds[2];
-	if (!socket_pair(fds, r))
+	int fd;
+	pid_t pid = spawn(flags, false, &fd, r);
+	if (pid < 0)
 		return;
-	pid_t pid = fork();
-	if (pid < 0) {
-		r->outcome = PGBIND_PROC_NOT_STARTED;
-		r->error = errno;
-		close(fds[0]);
-		close(fds[1]);
-		return;
-	}
 	if (pid == 0) {
-		close(fds[0]);
-		child_setup(fds[1], flags, false);
 		pgbind_ProcBuf answer = {0};
 		fn(ctx, &answer);
-		_exit(!answer.failed && write_frame(fds[1], answer.data, answer.len) ? 0 : 3);
+		_exit(!answer.failed && write_frame(fd, answer.data, answer.len) ? 0 : 3);
 	}
-	close(fds[1]);
-	Wait w = {fds[0], pid, timeout_ms < 0 ? -1 : now_ms() + timeout_ms, 0, false, false};
+	Wait w = {fd, pid, timeout_ms < 0 ? -1 : now_ms() + timeout_ms, 0, false, false};
 	bool answered = read_frame(&w, r);
-	close(fds[0]); /* a child still writing (no memory here) gets EPIPE and leaves */
+	close(fd); /* a child still writing (no memory here) gets EPIPE and leaves */
 	if (answered) {
 		if (!w.gone)
 			while (waitpid(pid, &w.ws, 0) < 0 && errno == EINTR)
@@ -367,26 +372,15 @@ static _Noreturn void serve(pgbind_Proc *p, int fd)
 
 static bool start(pgbind_Proc *p, pgbind_ProcResult *r)
 {
-	int fds[2];
-	if (!socket_pair(fds, r))
+	int fd;
+	pid_t pid = spawn(p->flags, true, &fd, r);
+	if (pid < 0)
 		return false;
-	pid_t pid = fork();
-	if (pid < 0) {
-		r->outcome = PGBIND_PROC_NOT_STARTED;
-		r->error = errno;
-		close(fds[0]);
-		close(fds[1]);
-		return false;
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		child_setup(fds[1], p->flags, true);
-		serve(p, fds[1]);
-	}
-	close(fds[1]);
+	if (pid == 0)
+		serve(p, fd);
 	p->pid = pid;
 	p->owner = getpid();
-	p->fd = fds[0];
+	p->fd = fd;
 	return true;
 }
 
