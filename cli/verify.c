@@ -195,7 +195,6 @@ static void verify_return_trip(Verify *v, const char *file, int line, size_t stm
 	}
 
 	verify_deparse(v, file, line, stmt_at, stmt, tree, arena, want, want_len);
-	verify_round_trip(v, file, line, stmt_at, stmt, tree, arena);
 
 	pgbind_Status status = {0};
 	uint64_t fp = 0;

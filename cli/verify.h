@@ -78,11 +78,9 @@ bool verify_same_message(const char *ours, const char *theirs);
 /* ---- verify_deparse.c ---- */
 
 /* The deparse of tree (parsed from stmt, libpg_query's bytes want) against libpg_query's, and the
- * round-trip check (--check) against verify's own reading. */
+ * round-trip check (--check) against verify's own reading: one deparse for both. */
 void verify_deparse(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt,
 					const pgbind_ParseResult *tree, pgbind_Arena *arena, const uint8_t *want, size_t want_len);
-void verify_round_trip(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt,
-					   const pgbind_ParseResult *tree, pgbind_Arena *arena);
 
 /* ---- verify_coverage.c ---- */
 

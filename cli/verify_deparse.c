@@ -5,7 +5,7 @@
  * the bytes break the deparse contract, the deparser crashes or misreads), against a parse back
  * of pgbind's SQL; and the round-trip check (--check). pgbind's deparse runs isolated
  * (pgbind_Options.isolate_deparse): the command never runs libpg_query's deparser in its own
- * process. Entry points verify_deparse() and verify_round_trip() (cli/verify.h).
+ * process. Entry point verify_deparse() (cli/verify.h).
  */
 #include "verify.h"
 #include "cli.h"
@@ -113,15 +113,14 @@ static void verify_isolated(Verify *v, const char *file, int line, size_t stmt_a
 }
 
 /* deparse against libpg_query's deparse of the same bytes, or a refusal the protocol justifies */
-void verify_deparse(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt,
-					const pgbind_ParseResult *tree, pgbind_Arena *arena, const uint8_t *want, size_t want_len)
+static void judge_deparse(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt,
+						  const pgbind_ParseResult *tree, pgbind_Arena *arena, const uint8_t *want, size_t want_len,
+						  const char *ours, pgbind_Status status)
 {
 	char why[768];
 	bool ok;
-	pgbind_Status status = {0};
 	pgbind_Status contract = {0};
 	pgbind_ContractVerdict verdict = pgbind_deparse_contract(tree, PGBIND_DEFAULT_MAX_DEPTH, &contract);
-	const char *ours = pgbind_deparse(tree, &isolated, arena, &status);
 	if (verdict == PGBIND_CONTRACT_REFUSED) {
 		/* deeper than the thread's stack holds for the deparser (a parse makes no undeclared enum) */
 		ok = !ours && status.code == contract.code;
@@ -238,12 +237,11 @@ static void list_bug(const char *file, int line, const char *stmt, const char *k
  * PGBIND_ERROR_ROUND_TRIP, and the statement is one libpg_query's deparser gets wrong (its own row,
  * listed with -v). Trees the unchecked deparse refuses are counted on the refusal rows above.
  */
-void verify_round_trip(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt,
-					   const pgbind_ParseResult *tree, pgbind_Arena *arena)
+static void judge_round_trip(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt,
+							 const pgbind_ParseResult *tree, pgbind_Arena *arena, const char *plain,
+							 pgbind_Status status)
 {
 	char why[768];
-	pgbind_Status status = {0};
-	const char *plain = pgbind_deparse(tree, &isolated, arena, &status);
 	pgbind_Options check = {.check_deparse = true, .isolate_deparse = true};
 	if (!plain) {
 		/* the deparser fails (its error), or pgbind refused what it crashes on or misreads (the
@@ -280,4 +278,13 @@ void verify_round_trip(Verify *v, const char *file, int line, size_t stmt_at, co
 		snprintf(why, sizeof why, "\"%.300s\": %s", plain, status.message);
 		list_bug(file, line, stmt, "wrong SQL", why);
 	}
+}
+
+void verify_deparse(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt,
+					const pgbind_ParseResult *tree, pgbind_Arena *arena, const uint8_t *want, size_t want_len)
+{
+	pgbind_Status status = {0};
+	const char *ours = pgbind_deparse(tree, &isolated, arena, &status);
+	judge_deparse(v, file, line, stmt_at, stmt, tree, arena, want, want_len, ours, status);
+	judge_round_trip(v, file, line, stmt_at, stmt, tree, arena, ours, status);
 }
