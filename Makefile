@@ -108,7 +108,10 @@ PG_QUERY_FEATURES := $(if $(call HAVE_SYMBOL,pg_query_deparse_nodes),-DPGBIND_HA
                      $(if $(call HAVE_SYMBOL,pg_query_scan_tokens),-DPGBIND_HAVE_SCAN_TOKENS) \
                      $(if $(PG_QUERY_PBC_H),-DPGBIND_HAVE_PROTOBUF_C)
 RT_CFLAGS   := -I$(RT_DIR) -I$(C_GEN) $(PG_QUERY_INCLUDES) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
-CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_deparse.c cli/verify_oracle.c cli/verify_coverage.c cli/verify_pg.c cli/json_verify.c cli/input.c cli/summary.c cli/verify_summary.c
+CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_deparse.c cli/verify_oracle.c cli/verify_coverage.c cli/verify_pg.c \
+               cli/json_verify.c cli/summary.c cli/verify_summary.c
+# The statement reader (reader/): a library of its own that the command, the tools and the tests link.
+READER_LIB  := $(BUILD)/libpgbind-reader.a
 
 # Two cores here, as on CI: build in parallel unless the caller chose (make -jN).
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
@@ -129,7 +132,7 @@ deps:
 # Every build rule waits for this (order-only), and it waits for deps, so that a parallel make
 # on a fresh machine installs the packages before compiling anything.
 $(BUILD)/.dir: | deps
-	@mkdir -p $(BUILD)/rt $(BUILD)/rt-pic $(BUILD)/tests && touch $@
+	@mkdir -p $(BUILD)/rt $(BUILD)/rt-pic $(BUILD)/reader $(BUILD)/tests && touch $@
 
 # ---- generator ----------------------------------------------------------------------------------
 
@@ -240,6 +243,13 @@ $(BUILD)/rt-pic/%.o: $(RT_DIR)/%.c $(wildcard $(RT_DIR)/*.h) $(GENERATED) | $(BU
 $(BUILD)/libpgbind.a: $(RT_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
+# The statement reader, linked before libpgbind.a (it calls the runtime's splitter).
+$(BUILD)/reader/%.o: reader/%.c reader/reader.h $(wildcard $(RT_DIR)/*.h) $(GENERATED) | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -c -o $@ $<
+
+$(READER_LIB): $(BUILD)/reader/reader.o
+	rm -f $@ && ar rcs $@ $^
+
 SONAME := libpgbind.so.0
 
 # A libpg_query.a linked in (PG_QUERY_DIR) stays inside: only pgbind_ symbols are exported.
@@ -255,8 +265,9 @@ CLI_LIBS := $(or $(PG_QUERY_STATIC),$(PG_QUERY_LIBS))
 PGBIND_VERSION   := 0.$(PG_MAJOR).0
 PG_QUERY_RELEASE := $(if $(PG_QUERY_DIR),,$(shell dpkg-query -W -f='$${Version}' libpg-query-dev 2>/dev/null))
 CLI_DEFS := -DPGBIND_VERSION='"$(PGBIND_VERSION)"' $(if $(PG_QUERY_RELEASE),-DPGBIND_PG_QUERY_VERSION='"$(PG_QUERY_RELEASE)"')
-$(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h cli/verify.h $(BUILD)/libpgbind.a
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) $(CLI_DEFS) -Icli -o $@ $(CLI_SRCS) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(CLI_LIBS) -pthread
+$(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h cli/verify.h reader/reader.h $(READER_LIB) $(BUILD)/libpgbind.a
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) $(CLI_DEFS) -Icli -o $@ $(CLI_SRCS) $(READER_LIB) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) \
+		$(CLI_LIBS) -pthread
 
 # The benchmark, a developer's program of its own (tools/bench/; `pgbind bench` runs it, `make
 # install` does not install it), with the allocator wrapped so that it counts every allocation,
@@ -273,9 +284,10 @@ $(BUILD)/pbc/pg_query.pb-c.c: $(PG_QUERY_PROTO) | $(BUILD)/.dir
 	@mkdir -p $(BUILD)/pbc
 	protoc-c --proto_path=$(dir $(PG_QUERY_PROTO)) --c_out=$(BUILD)/pbc $(PG_QUERY_PROTO)
 
-$(BUILD)/pgbind-bench: tools/bench/bench.c cli/input.c cli/cli.h $(BUILD)/libpgbind.a $(BENCH_PBC)
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) $(BENCH_PBC_FLAGS) -Icli -o $@ tools/bench/bench.c cli/input.c $(BENCH_PBC) \
-		$(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(if $(PG_QUERY_STATIC),$(PG_QUERY_STATIC) $(BENCH_WRAP),$(PG_QUERY_LIBS)) \
+BENCH_SRCS := $(addprefix tools/bench/,bench.c routes.c alloc.c measure.c corpus.c report.c growth.c growth_cli.c)
+$(BUILD)/pgbind-bench: $(BENCH_SRCS) tools/bench/bench.h reader/reader.h $(READER_LIB) $(BUILD)/libpgbind.a $(BENCH_PBC)
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) $(BENCH_PBC_FLAGS) -Ireader -o $@ $(BENCH_SRCS) $(BENCH_PBC) \
+		$(READER_LIB) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(if $(PG_QUERY_STATIC),$(PG_QUERY_STATIC) $(BENCH_WRAP),$(PG_QUERY_LIBS)) \
 		$(BENCH_PBC_LIBS) -pthread
 
 # The static library alone.
@@ -361,20 +373,23 @@ $(BUILD)/tests/test_makes_go: generator/makes_go.c generator/names_go.c generato
 $(BUILD)/tests/test_%: tests/generator/test_%.c generator/common.c $(wildcard generator/*.h) tests/check.h tests/generator/unit.h | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $(filter %.c,$^) $(LDFLAGS_ALL) -ljansson
 
-$(BUILD)/tests/test_input: tests/cli/test_input.c cli/input.c cli/cli.h tests/check.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ tests/cli/test_input.c cli/input.c $(BUILD)/libpgbind.a $(LDFLAGS_ALL) \
+$(BUILD)/tests/test_input: tests/cli/test_input.c reader/reader.h tests/check.h $(READER_LIB) $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Ireader -o $@ tests/cli/test_input.c $(READER_LIB) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) \
 		$(PG_QUERY_LIBS) -pthread
 
 # The runtime's C tests: one program each (tests/runtime/test_NAME.c), linked with the library, and
-# with the files of the command some of them share (TEST_EXTRA). They share tests/check.h.
-$(BUILD)/tests/test_json: TEST_EXTRA := cli/input.c cli/json_verify.c
-$(BUILD)/tests/test_walk: TEST_EXTRA := cli/input.c
+# with the files of the command some of them share (TEST_EXTRA) and the statement reader. They
+# share tests/check.h.
+$(BUILD)/tests/test_json: TEST_EXTRA := cli/json_verify.c
 $(BUILD)/tests/test_summary: TEST_EXTRA := cli/verify_summary.c
 
-$(BUILD)/tests/test_%: tests/runtime/test_%.c $(BUILD)/libpgbind.a tests/check.h tests/runtime/check_tree.h tests/runtime/rev_writer.h | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $< $(TEST_EXTRA) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
+$(BUILD)/tests/test_%: tests/runtime/test_%.c $(READER_LIB) $(BUILD)/libpgbind.a tests/check.h tests/runtime/check_tree.h \
+		tests/runtime/rev_writer.h | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -Ireader -o $@ $< $(TEST_EXTRA) $(READER_LIB) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) \
+		$(PG_QUERY_LIBS) -pthread
 
-$(BUILD)/tests/test_json $(BUILD)/tests/test_walk: cli/input.c cli/json_verify.c cli/cli.h
+$(BUILD)/tests/test_json $(BUILD)/tests/test_walk: reader/reader.h
+$(BUILD)/tests/test_json: cli/json_verify.c cli/cli.h
 $(BUILD)/tests/test_summary: cli/verify_summary.c cli/cli.h
 $(BUILD)/tests/test_property: tests/runtime/generated/c_fields.inc.c
 
@@ -451,11 +466,12 @@ FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -fsa
 FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_parse $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_json \
                 $(BUILD)/fuzz/fuzz_deparse_pb $(BUILD)/fuzz/fuzz_deparse_json $(BUILD)/fuzz/fuzz_deparse_tree
 
-# The runtime and the verify engine are compiled once with the fuzzer's instrumentation; each
-# target links them with its own entry point.
-FUZZ_OBJS := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(RT_SRCS) cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c cli/verify_summary.c)
+# The runtime, the statement reader and the verify engine are compiled once with the fuzzer's
+# instrumentation; each target links them with its own entry point.
+FUZZ_OBJS := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(RT_SRCS) cli/verify.c cli/verify_pg.c cli/json_verify.c reader/reader.c \
+             cli/verify_summary.c)
 
-$(BUILD)/fuzz/obj/%.o: %.c $(wildcard $(RT_DIR)/*.h cli/*.h) $(GENERATED) | $(BUILD)/.dir
+$(BUILD)/fuzz/obj/%.o: %.c $(wildcard $(RT_DIR)/*.h cli/*.h) reader/reader.h $(GENERATED) | $(BUILD)/.dir
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(subst -fsanitize=fuzzer$(,),-fsanitize=fuzzer-no-link$(,),$(FUZZ_FLAGS)) -c -o $@ $<
 
@@ -491,8 +507,8 @@ clean:
 
 # ---- the deparse contract's probe (tools/deparse-probe: a tool, not part of the installed pgbind) -
 
-$(BUILD)/deparse-probe: tools/deparse-probe/probe.c cli/input.c cli/cli.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ tools/deparse-probe/probe.c cli/input.c $(BUILD)/libpgbind.a \
+$(BUILD)/deparse-probe: tools/deparse-probe/probe.c reader/reader.h $(READER_LIB) $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Ireader -o $@ tools/deparse-probe/probe.c $(READER_LIB) $(BUILD)/libpgbind.a \
 		$(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
 
 # Derives schema/pgNN/deparse.txt from the corpus and the linked libpg_query's deparser
@@ -507,8 +523,9 @@ deparse-split: deps $(BUILD)/deparse-probe
 
 # The mutation experiment (tests/runtime/mutate_deparse.c): real scripts' protobuf and JSON with random
 # bytes changed, decoded and deparsed in children; make check runs it.
-$(BUILD)/tests/mutate_deparse: tests/runtime/mutate_deparse.c cli/input.c cli/cli.h tests/check.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ tests/runtime/mutate_deparse.c cli/input.c $(BUILD)/libpgbind.a \
+$(BUILD)/tests/mutate_deparse: tests/runtime/mutate_deparse.c reader/reader.h tests/check.h $(READER_LIB) $(BUILD)/libpgbind.a \
+		| $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Ireader -o $@ tests/runtime/mutate_deparse.c $(READER_LIB) $(BUILD)/libpgbind.a \
 		$(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
 
 # Deep nesting on threads of 128 KiB, 256 KiB and 2 MiB stacks (targets/c/runtime/stack.c).

@@ -1,52 +1,14 @@
 /*
- * cli.h -- what the pgbind command's files share: reading input and the subcommands.
+ * cli.h -- what the pgbind command's files share: the statement reader (reader/reader.h, its own
+ * library) and the subcommands.
  */
 #ifndef PGBIND_CLI_H
 #define PGBIND_CLI_H
 
+#include "../reader/reader.h"
+
 #include <stdbool.h>
 #include <stddef.h>
-
-/* The name messages give an input path: "<stdin>" for "-" (standard input), else the path. */
-const char *cli_input_name(const char *path);
-
-/* Reads path ("-" = stdin) whole into a malloc'd buffer, NUL-terminated past its len bytes (which
- * may hold NULs: protobuf). Fails, with a message on stderr, when the file cannot be read. */
-bool cli_read_bytes(const char *path, char **data, size_t *len);
-/* The same for SQL text: it also fails when the text holds a NUL byte (SQL cannot). */
-bool cli_read_input(const char *path, char **text, size_t *len);
-
-/* Called for each statement of a file: text is the whole (prepared) file, at the statement's byte
- * offset in it and line its 1-based line, stmt a malloc'd NUL-terminated copy of it that fn now
- * owns. false stops. */
-typedef bool (*cli_StatementFn)(const char *text, size_t at, int line, char *stmt, size_t len, void *ctx);
-
-/* Prepares text in place and splits it (pgbind_script_prepare, pgbind_script_split: the one
- * splitter, which the Rust crate's suites use too), calling fn on each statement. text stays the caller's. Errors go to stderr, prefixed with "pgbind <command>";
- * false when memory ran out or fn stopped. */
-bool cli_each_statement_in(char *text, size_t len, const char *command, cli_StatementFn fn, void *ctx);
-
-/* Reads path and goes through its statements with cli_each_statement_in; false when the file
- * could not be read, or as that. */
-bool cli_each_statement(const char *path, const char *command, cli_StatementFn fn, void *ctx);
-
-/* 1-based line and column of byte offset in text (columns count characters, not bytes). It
- * scans from the start: for many offsets of one text use a cli_Lines cursor. */
-void cli_line_col(const char *text, size_t offset, int *line, int *col);
-
-/* A position in a text that moves forward: seeking offsets in increasing order costs one pass
- * over the text in all (a smaller offset than the last restarts from the start). */
-typedef struct cli_Lines {
-	const char *text;
-	size_t at; /* the cursor's byte offset, at line:col */
-	int line, col;
-} cli_Lines;
-void cli_lines_init(cli_Lines *lines, const char *text);
-void cli_lines_seek(cli_Lines *lines, size_t offset, int *line, int *col);
-
-/* Prints "file:line:col: error: message", the offending line and a caret under the column (any
- * error at a place in the input, a syntax error or a statement's). */
-void cli_print_syntax_error(const char *file, const char *text, size_t offset, const char *message);
 
 struct pgbind_ParseResult;
 #include <stdint.h>

@@ -1,10 +1,10 @@
 /*
- * test_input.c -- unit tests for the command's input handling (cli/input.c): the positions a
+ * test_input.c -- unit tests for the command's input handling (reader/reader.c): the positions a
  * moving cli_Lines cursor gives equal cli_line_col's scan from the start, in any seek order, and
  * cli_each_statement hands every statement of a script its line. Ends with "N passed, M failed".
  */
 #include "../check.h"
-#include "cli.h"
+#include "reader.h"
 #include "pg_query.h"
 
 #include <stdio.h>

@@ -20,7 +20,7 @@
  * with "N passed, M failed" (checks per case: the walks agree, every failure has a status, the
  * isolated deparse returns).
  */
-#include "cli.h"
+#include "reader.h"
 #include "pgbind.h"
 
 #include "../check.h"

@@ -16,7 +16,7 @@
  *   --examples DIR  run DIR/tables and DIR/rewrite (skipped, and said so, without it)
  * Ends with "N passed, M failed"; exits 1 when a check failed.
  */
-#include "cli.h"
+#include "reader.h"
 #include "pg_query.h"
 #include "pgbind.h"
 #include "pgbind_reflect.h"

@@ -37,9 +37,9 @@
  * deparsed with libpg_query in a child, and a refusal of one that deparses right (parses back to
  * itself) is counted and printed ("refused"); the exit status is 1 when there is one
  * (tools/deparse-probe/split.sh). A tool of the project's, not installed: it links the static
- * library and cli/input.c.
+ * library and the statement reader (reader/reader.h).
  */
-#include "cli.h"
+#include "reader.h"
 #include "pg_query.h"
 #include "internal.h"
 #include "pgbind.h"

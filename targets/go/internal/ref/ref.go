@@ -1,5 +1,5 @@
 // Package ref holds what the verification suite and the benchmark read: the SQL scripts, read
-// into statements as `pgbind verify` reads them (cli/input.c). libpg_query's own routes, which
+// into statements as `pgbind verify` reads them (reader/reader.c). libpg_query's own routes, which
 // they compare with, are the parser package's.
 package ref
 

@@ -1,7 +1,10 @@
 /*
- * input.c -- reading SQL input and pointing at a position in it, for the pgbind command.
+ * reader.c -- the statement reader (reader.h says what each function does): reading a file or
+ * standard input whole, splitting SQL text into statements with the runtime's splitter
+ * (targets/c/runtime/script.c, through pgbind.h) and pointing at a position in it. Depends on
+ * libc and libpgbind; no state outside its arguments.
  */
-#include "cli.h"
+#include "reader.h"
 #include "pgbind.h"
 
 #include <errno.h>
