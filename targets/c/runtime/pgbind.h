@@ -183,12 +183,13 @@ typedef struct pgbind_Options {
 	 *
 	 * Cost: no fork per call, a round trip to the server: encoding the tree, two context switches
 	 * and (17 and 18) decoding it there. The first call pays one fork (more the more memory the
-	 * caller has touched). On the project's 2-core VM shared with other work (load about 15), over
-	 * the 1,556 statements of tests/sql on 15, the fastest of 5 alternating calls took 8.6-11.3 us
-	 * a statement plain and 22.6-35.4 us isolated (2.1-4.1 times; with a fork per call, before the
-	 * server, 0.5-6 ms): the two wakeups a round trip costs dominate on so loaded a machine.
-	 * `pgbind bench` has the row (isolated deparse). Deparse many statements as one tree where
-	 * it matters: one round trip for all.
+	 * caller has touched). `pgbind bench` (row "isolated deparse (vs plain)"), on Debian's 3,825
+	 * statements on 15, 9 rounds, the project's 2-core VM shared with other work (load about 8):
+	 * 65,300 statements/s plain, 38,000 isolated, 15.3 and 26.3 us a statement (1.72 times);
+	 * with a fork per call, before the server, 0.5-6 ms a statement. On a more loaded machine
+	 * the two wakeups a round trip costs weigh more (load 15: the fastest of 5 alternating calls
+	 * over tests/sql, 8.6-11.3 us plain, 22.6-35.4 us isolated). Deparse many statements as one
+	 * tree where it matters: one round trip for all.
 	 *
 	 * Threads: safe to call from several threads at once; the calls take turns at the one server
 	 * (a mutex), so isolated deparses do not run in parallel. The server is a fork of the thread
