@@ -8,9 +8,13 @@
  *   protobuf  encode(convert(raw parse)) is byte-identical to pg_query_parse_protobuf; where
  *             libpg_query reports a syntax error, pgbind must report the same message and cursor.
  *
- * Each mismatch prints the file, line, statement offset, the first differing byte offset and the
- * field path there. --coverage=FILE writes which node kinds and fields the statements exercised.
- * The run ends with "N passed, M failed" and exits 1 on any mismatch.
+ * and then decode, to_nodes, deparse (cli/verify_deparse.c), fingerprint, normalize, scan, JSON
+ * (cli/json_verify.c) and summary (cli/verify_summary.c); libpg_query, the oracle, runs in other
+ * processes where it may crash (cli/verify_oracle.c). Each mismatch prints the file, line,
+ * statement offset, the first differing byte offset and the field path there. --coverage=FILE
+ * writes which node kinds and fields the statements exercised (cli/verify_coverage.c). The run
+ * ends with "N passed, M failed" and exits 1 on any mismatch. Entry points cli_verify() and
+ * verify_sql() (cli/cli.h); what the parts share is cli/verify.h.
  */
 #include "verify.h"
 #include "cli.h"

@@ -207,6 +207,10 @@ static bool read_frame(Wait *w, pgbind_ProcResult *r)
 	return true;
 }
 
+/* How a child says that it had no memory for a request or its answer (a program a once child
+ * execs must not use it: diff's are 0, 1 and 2). */
+#define EXIT_NO_MEMORY 121
+
 /* After no whole answer came: the child killed if late, reaped, and what became of it in r. */
 static void reap(Wait *w, pgbind_ProcResult *r)
 {
@@ -221,6 +225,8 @@ static void reap(Wait *w, pgbind_ProcResult *r)
 	} else if (WIFSIGNALED(w->ws)) {
 		r->outcome = PGBIND_PROC_SIGNALLED;
 		r->signal = WTERMSIG(w->ws);
+	} else if (WIFEXITED(w->ws) && WEXITSTATUS(w->ws) == EXIT_NO_MEMORY) {
+		r->outcome = PGBIND_PROC_NO_MEMORY;
 	} else {
 		r->outcome = PGBIND_PROC_EXITED;
 		r->exit_code = WIFEXITED(w->ws) ? WEXITSTATUS(w->ws) : -1;
@@ -244,7 +250,7 @@ void pgbind_proc_describe(const pgbind_ProcResult *r, int timeout_ms, char *out,
 		snprintf(out, size, "did not answer in %d s", timeout_ms / 1000);
 		break;
 	case PGBIND_PROC_NO_MEMORY:
-		snprintf(out, size, "answered, but there was no memory for its answer");
+		snprintf(out, size, "ran out of memory for the request or its answer");
 		break;
 	case PGBIND_PROC_NOT_STARTED:
 		snprintf(out, size, "could not be started: %s", strerror(r->error));
@@ -336,7 +342,7 @@ void pgbind_proc_once(pgbind_ProcOnceFn fn, void *ctx, int flags, int timeout_ms
 	if (pid == 0) {
 		pgbind_ProcBuf answer = {0};
 		fn(ctx, &answer);
-		_exit(!answer.failed && write_frame(fd, answer.data, answer.len) ? 0 : 3);
+		_exit(answer.failed ? EXIT_NO_MEMORY : write_frame(fd, answer.data, answer.len) ? 0 : 3);
 	}
 	Wait w = {fd, pid, timeout_ms < 0 ? -1 : now_ms() + timeout_ms, 0, false, false};
 	bool answered = read_frame(&w, r);
@@ -360,10 +366,12 @@ static _Noreturn void serve(pgbind_Proc *p, int fd)
 		if (!read_frame(&w, &request))
 			_exit(0); /* the caller closed its end (or ended) */
 		if (request.outcome != PGBIND_PROC_ANSWERED)
-			_exit(3);
+			_exit(EXIT_NO_MEMORY);
 		pgbind_ProcBuf answer = {0};
 		p->serve(p->ctx, request.data, request.len, &answer);
-		if (answer.failed || !write_frame(fd, answer.data, answer.len))
+		if (answer.failed)
+			_exit(EXIT_NO_MEMORY);
+		if (!write_frame(fd, answer.data, answer.len))
 			_exit(3);
 		free(request.data);
 		pgbind_proc_buf_free(&answer);

@@ -53,7 +53,8 @@ typedef enum {
 	PGBIND_PROC_EXITED,      /* it left without a whole answer (exit_code; -1 unknown, as after a
 							  * SIGCHLD the program ignores reaped it first) */
 	PGBIND_PROC_TIMED_OUT,   /* no answer within the time: it was killed */
-	PGBIND_PROC_NO_MEMORY,   /* it answered, but there was no memory for the answer here */
+	PGBIND_PROC_NO_MEMORY,   /* there was no memory for the answer here, or for the request or the
+							  * answer in the child (which then left) */
 	PGBIND_PROC_NOT_STARTED, /* no child: error is socketpair's or fork's errno */
 } pgbind_ProcOutcome;
 
