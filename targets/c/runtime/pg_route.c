@@ -3,7 +3,7 @@
  *
  * Each takes the fastest route the linked libpg_query offers, chosen when pgbind is built:
  *   deparse      the tree checked against the deparser's contract (targets/c/runtime/contract.c: a
- *                tree breaking it is deparsed in a child process), then AST -> nodes -> libpg_query's node-level deparser, where the library exports one:
+ *                tree breaking it is deparsed in the deparse server, below), then AST -> nodes -> libpg_query's node-level deparser, where the library exports one:
  *                deparseRawStmt (17 and 18; used when the PostgreSQL headers are the library's
  *                own, so that PG_TRY here and ereport there share its thread-local handler
  *                stack), or pg_query_deparse_nodes (some forks); else AST -> protobuf ->
@@ -119,7 +119,7 @@ static bool round_trip_holds(const pgbind_ParseResult *tree, bool tree_has_lossy
 	return false;
 }
 
-/* ---- the deparser call, here or in a child process ---------------------------------------------- */
+/* ---- the deparser call, here or in the deparse server ------------------------------------------ */
 
 /* What the linked libpg_query's deparser is handed, and what it answers (the SQL or an error,
  * both in memory the call owns until deparser_done()). */
@@ -454,7 +454,7 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	 * that breaks one of its rules holds a shape the deparser crashed on or misread in the probe's
 	 * trials and no parse of the probe's corpus made (or the rarest shape of a parsed statement
 	 * that crashed it): a parse the corpus lacked may still make it, so it is not refused but
-	 * deparsed in a child process, where a crash or wrong SQL is an error naming the rule. */
+	 * deparsed in the deparse server, where a crash or wrong SQL is an error naming the rule. */
 	pgbind_Status contract = {0};
 	pgbind_ContractVerdict verdict = pgbind_deparse_contract(tree, pgbind_max_depth(options), &contract);
 	if (verdict == PGBIND_CONTRACT_MET)
@@ -476,7 +476,7 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	isolated.check_deparse = true;
 	const char *sql = deparse_and_check(tree, &isolated, arena, status);
 	if (!sql && status && (status->code == PGBIND_ERROR_DEPARSER_CRASHED || status->code == PGBIND_ERROR_ROUND_TRIP)) {
-		/* what the child saw first (the first differing field, the signal), then the rule that
+		/* what the server saw first (the first differing field, the signal), then the rule that
 		 * sent the tree there (what, where, which line of deparse.txt): a message holds 255 bytes */
 		char crash[sizeof status->message];
 		memcpy(crash, status->message, sizeof crash);
@@ -497,7 +497,7 @@ const char *pgbind_deparse_unchecked(const pgbind_ParseResult *tree, const pgbin
 
 /*
  * After the isolated deparser died on tree: which statement it dies on, found by deparsing halves
- * of the statements in children (a crash comes from one statement: log2(n) more children), added to
+ * of the statements in the server (a crash comes from one statement: log2(n) more calls), added to
  * status's message. Only a statement that crashes it alone is named.
  */
 static void name_crashing_statement(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
