@@ -531,13 +531,13 @@ static void name_crashing_statement(const pgbind_ParseResult *tree, const pgbind
 	if (!alone) {
 		size_t len = strlen(status->message);
 		snprintf(status->message + len, sizeof status->message - len,
-				 " on this tree of %zu statements (no one of them alone), in the deparse server", tree->n_stmts);
+				 " on this tree of %zu statements (no one of them alone), in its server", tree->n_stmts);
 		return;
 	}
 	const pgbind_Node *stmt = tree->stmts[lo] ? tree->stmts[lo]->stmt : NULL;
 	const pgbind_MessageDesc *d = stmt ? pgbind_node_desc(stmt->tag) : NULL;
 	char what[sizeof status->message];
-	snprintf(what, sizeof what, "%s on stmts[%zu] (%s), in the deparse server", status->message, lo,
+	snprintf(what, sizeof what, "%s on stmts[%zu] (%s), in its server", status->message, lo,
 			 d ? d->name : "no statement");
 	memcpy(status->message, what, sizeof what);
 }

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -358,9 +359,18 @@ void pgbind_proc_once(pgbind_ProcOnceFn fn, void *ctx, int flags, int timeout_ms
 
 /* ---- the server --------------------------------------------------------------------------------- */
 
-static _Noreturn void serve(pgbind_Proc *p, int fd)
+/* The server's loop; it ends the process (_exit) when the caller closes its end. */
+typedef struct {
+	pgbind_Proc *p;
+	int fd;
+	sigset_t mask; /* the signals the loop's thread takes, as the child's were */
+} Serving;
+
+static void *serve_loop(void *arg)
 {
-	Wait w = {fd, 0, -1, 0, false, false};
+	Serving *s = arg;
+	pthread_sigmask(SIG_SETMASK, &s->mask, NULL);
+	Wait w = {s->fd, 0, -1, 0, false, false};
 	for (;;) {
 		pgbind_ProcResult request = {0};
 		if (!read_frame(&w, &request))
@@ -368,14 +378,40 @@ static _Noreturn void serve(pgbind_Proc *p, int fd)
 		if (request.outcome != PGBIND_PROC_ANSWERED)
 			_exit(EXIT_NO_MEMORY);
 		pgbind_ProcBuf answer = {0};
-		p->serve(p->ctx, request.data, request.len, &answer);
+		s->p->serve(s->p->ctx, request.data, request.len, &answer);
 		if (answer.failed)
 			_exit(EXIT_NO_MEMORY);
-		if (!write_frame(fd, answer.data, answer.len))
+		if (!write_frame(s->fd, answer.data, answer.len))
 			_exit(3);
 		free(request.data);
 		pgbind_proc_buf_free(&answer);
 	}
+	return NULL;
+}
+
+/* The server runs its loop on a thread of its own with SERVER_STACK bytes of stack (reserved, used
+ * as it grows; PGBIND_DEFAULT_MAX_DEPTH levels of the deparser take about 25 MiB): the thread that
+ * started it may have had a small one (a Rust test's 2 MiB), and a request may come from a thread
+ * with a larger one, whose depth the caller's checks allowed (deeper than this holds: a crash the
+ * caller reports). This
+ * thread takes every signal (the first one blocks them all and waits), so that a handler a
+ * request installs (the probe's SIGALRM) runs where the request does. Where no such thread can be
+ * made, the loop runs here. */
+#define SERVER_STACK ((size_t)64 << 20)
+
+static _Noreturn void serve(pgbind_Proc *p, int fd)
+{
+	Serving s = {p, fd, {{0}}};
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &s.mask);
+	pthread_attr_t attr;
+	pthread_t thread;
+	if (pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, SERVER_STACK) == 0 &&
+		pthread_create(&thread, &attr, serve_loop, &s) == 0)
+		pthread_join(thread, NULL);
+	serve_loop(&s);
+	_exit(0);
 }
 
 static bool start(pgbind_Proc *p, pgbind_ProcResult *r)
