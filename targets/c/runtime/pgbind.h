@@ -186,10 +186,11 @@ typedef struct pgbind_Options {
 	 * caller has touched). `pgbind bench` (row "isolated deparse (vs plain)"), on Debian's 3,825
 	 * statements on 15, 9 rounds, the project's 2-core VM shared with other work (load about 8):
 	 * 65,300 statements/s plain, 38,000 isolated, 15.3 and 26.3 us a statement (1.72 times);
-	 * with a fork per call, before the server, 0.5-6 ms a statement. On a more loaded machine
-	 * the two wakeups a round trip costs weigh more (load 15: the fastest of 5 alternating calls
-	 * over tests/sql, 8.6-11.3 us plain, 22.6-35.4 us isolated). Deparse many statements as one
-	 * tree where it matters: one round trip for all.
+	 * with a fork per call, before the server, 0.5-6 ms a statement. The round trip's fixed part
+	 * (about 11 us) weighs most on the smallest statements and on a loaded machine: the fastest of
+	 * 5 alternating calls over tests/sql (1,556 mostly small statements) took 7.4 us plain and
+	 * 18.3 us isolated at load 1.7 (2.5 times), 8.6-11.3 and 22.6-35.4 us at load 15. Deparse many
+	 * statements as one tree where it matters: one round trip for all.
 	 *
 	 * Threads: safe to call from several threads at once; the calls take turns at the one server
 	 * (a mutex), so isolated deparses do not run in parallel. The server is a fork of the thread
