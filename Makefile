@@ -85,7 +85,7 @@ LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
 GEN_DECORATORS := $(wildcard targets/*/decorator/*.c)
 GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/targets.c \
                generator/classify.c generator/behaviours.c generator/deparse_rules.c generator/node_rules.c generator/main.c \
-               $(GEN_DECORATORS)
+               targets/c/runtime/proc.c $(GEN_DECORATORS)
 GEN_HDRS    := $(wildcard generator/*.h targets/*/decorator/*.h)
 EXTRACT_SRCS := generator/common.c generator/extract.c
 # The C target (targets/c): its generated files (everything the runtime and the tests include)
@@ -95,7 +95,7 @@ RT_DIR      := targets/c/runtime
 GENERATED   := $(wildcard $(C_GEN)/*)
 RT_SRCS     := $(addprefix $(RT_DIR)/,arena.c from_pg.c to_pg.c pg_route.c encode.c decode.c equal.c reflect.c text.c \
                json_keys.c json_write.c json_read.c walk.c normalize.c fingerprint.c script.c contract.c stack.c \
-               isolate.c raw_walk.c summary.c truncate.c)
+               proc.c raw_walk.c summary.c truncate.c)
 RT_OBJS     := $(RT_SRCS:$(RT_DIR)/%.c=$(BUILD)/rt/%.o)
 RT_PIC_OBJS := $(RT_SRCS:$(RT_DIR)/%.c=$(BUILD)/rt-pic/%.o)
 # Optional entry points of the linked libpg_query, found by linking a probe: forks export a
@@ -115,7 +115,8 @@ PG_QUERY_FEATURES := $(if $(call HAVE_SYMBOL,pg_query_deparse_nodes),-DPGBIND_HA
                      $(if $(call HAVE_SYMBOL,pg_query_scan_tokens),-DPGBIND_HAVE_SCAN_TOKENS) \
                      $(if $(PG_QUERY_PBC_H),-DPGBIND_HAVE_PROTOBUF_C)
 RT_CFLAGS   := -I$(RT_DIR) -I$(C_GEN) $(PG_QUERY_INCLUDES) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
-CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/json_verify.c cli/summary.c cli/verify_summary.c
+CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_deparse.c cli/verify_oracle.c cli/verify_coverage.c cli/verify_pg.c \
+               cli/json_verify.c cli/summary.c cli/verify_summary.c
 # The statement reader (reader/): a library of its own that the command, the tools and the tests link.
 READER_LIB  := $(BUILD)/libpgbind-reader.a
 
@@ -142,8 +143,8 @@ $(BUILD)/.dir: | deps
 
 # ---- generator ----------------------------------------------------------------------------------
 
-$(BUILD)/pgbind-gen: $(GEN_SRCS) $(GEN_HDRS) | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) -I. -Igenerator -o $@ $(GEN_SRCS) $(LDFLAGS_ALL) -ljansson
+$(BUILD)/pgbind-gen: $(GEN_SRCS) $(GEN_HDRS) targets/c/runtime/proc.h | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) -I. -Igenerator -I$(RT_DIR) -o $@ $(GEN_SRCS) $(LDFLAGS_ALL) -ljansson
 
 $(BUILD)/pgbind-extract: $(EXTRACT_SRCS) generator/common.h | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -I$(LLVM_DIR)/include -DPGBIND_CLANG_RESOURCE_DIR='"$(CLANG_RESOURCE_DIR)"' \
@@ -272,7 +273,7 @@ CLI_LIBS := $(or $(PG_QUERY_STATIC),$(PG_QUERY_LIBS))
 PGBIND_VERSION   := 0.$(PG_MAJOR).0
 PG_QUERY_RELEASE := $(if $(PG_QUERY_DIR),,$(shell dpkg-query -W -f='$${Version}' libpg-query-dev 2>/dev/null))
 CLI_DEFS := -DPGBIND_VERSION='"$(PGBIND_VERSION)"' $(if $(PG_QUERY_RELEASE),-DPGBIND_PG_QUERY_VERSION='"$(PG_QUERY_RELEASE)"')
-$(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h reader/reader.h $(READER_LIB) $(BUILD)/libpgbind.a
+$(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h cli/verify.h reader/reader.h $(READER_LIB) $(BUILD)/libpgbind.a
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) $(CLI_DEFS) -Icli -o $@ $(CLI_SRCS) $(READER_LIB) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) \
 		$(CLI_LIBS) -pthread
 

@@ -6,7 +6,7 @@
 #include "pg_headers.h"
 
 #include "cli.h"
-#include "internal.h"
+#include "pgbind_oracle.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,7 +8,7 @@
  * table's order, which changes from one process to the next; they are compared as a set.
  */
 #include "cli.h"
-#include "internal.h"
+#include "pgbind_oracle.h"
 #include "pg_query.h"
 #include "pgbind.h"
 

@@ -20,6 +20,7 @@
 #include "proto_read.h"
 #include "targets.h"
 #include "template.h"
+#include "proc.h" /* the runtime's process helper, compiled in (the Makefile's GEN_SRCS and its -I) */
 
 #include <dirent.h>
 #include <errno.h>
@@ -322,6 +323,15 @@ static bool is_generated(const char *dir, const char *name)
 	return got && strstr(head, "by pgbind-gen") != NULL;
 }
 
+/* In the child: diff, on the caller's standard output (the socket to us closes on exec). */
+static void run_diff(void *argv, pgbind_ProcBuf *answer)
+{
+	(void)answer;
+	execvp("diff", (char *const *)argv);
+	fprintf(stderr, "pgbind-gen: cannot run diff: %s\n", strerror(errno));
+	_exit(2);
+}
+
 /* --check for one target: render into a scratch directory and diff it with the target's --out. */
 static int check_target(const Target *t, gen_Error *err)
 {
@@ -367,20 +377,15 @@ static int check_target(const Target *t, gen_Error *err)
 	argv[argc++] = scratch.data;
 	argv[argc] = NULL;
 	fflush(stdout);
-	pid_t pid = fork();
-	if (pid == 0) {
-		execvp("diff", (char *const *)argv);
-		fprintf(stderr, "pgbind-gen: cannot run diff: %s\n", strerror(errno));
-		_exit(2);
-	}
-	int ws = 0;
-	waitpid(pid, &ws, 0);
+	pgbind_ProcResult diff;
+	pgbind_proc_once(run_diff, (void *)argv, 0, -1, &diff);
+	free(diff.data);
 	for (size_t k = 3; k + 2 < argc; k += 2)
 		free((char *)argv[k]);
 	free(argv);
 	remove_tree(scratch.data);
 	gen_Buf_free(&scratch);
-	int rc = WIFEXITED(ws) ? WEXITSTATUS(ws) : 2;
+	int rc = diff.outcome == PGBIND_PROC_EXITED && diff.exit_code >= 0 ? diff.exit_code : 2;
 	if (rc == 0) {
 		printf("pgbind-gen: %s is up to date (%zu files)\n", t->out_dir, t->n_templates);
 		return 0;

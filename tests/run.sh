@@ -390,6 +390,22 @@ step "deparse --check writes SQL that round-trips" sh -c "
 printf '\012\005ab' >"$TMP/bad.pb"
 expect_fail "deparse of malformed protobuf names the byte offset" 1 "runs past the end of its message at byte 1" \
 	"$BUILD/pgbind" deparse --from=protobuf "$TMP/bad.pb"
+# The command never runs libpg_query's deparser in its own process: a parsed statement no rule of
+# the deparse contract covers may crash it (SET TIME ZONE INTERVAL without a field: 17's
+# deparseIntervalTypmods dies of SIGSEGV; 15's writes SET timezone TO; 18's returns an error).
+# Each major's exact exit; a signal is never one.
+echo "SET TIME ZONE INTERVAL '1 hour'" >"$TMP/tz.sql"
+case "$PG_MAJOR" in
+15) expect_fail "deparse of SET TIME ZONE INTERVAL '1 hour': libpg_query's SQL (exit 0)" 0 "^SET timezone TO \$" \
+	"$BUILD/pgbind" deparse "$TMP/tz.sql" ;;
+17) expect_fail "deparse of SET TIME ZONE INTERVAL '1 hour': its deparser's crash is an error (exit 1)" 1 \
+	"tz.sql:1:1: error: statement 1: libpg_query's deparser died of signal 11 \\(Segmentation fault\\) on stmts\\[0\\] \\(VariableSetStmt\\)" \
+	"$BUILD/pgbind" deparse "$TMP/tz.sql" ;;
+18) expect_fail "deparse of SET TIME ZONE INTERVAL '1 hour': its deparser's error (exit 1)" 1 \
+	"tz.sql:1:1: error: statement 1: deparse: list index 0 out of range" "$BUILD/pgbind" deparse "$TMP/tz.sql" ;;
+*) expect_fail "deparse of SET TIME ZONE INTERVAL '1 hour': an error (exit 1), never a signal" 1 "tz.sql:1:1: error: " \
+	"$BUILD/pgbind" deparse "$TMP/tz.sql" ;;
+esac
 step "fingerprint: constants do not change it, structure does" sh -c "
 	a=\$(echo 'SELECT * FROM t WHERE id = 1' | '$BUILD/pgbind' fingerprint) &&
 	b=\$(echo 'SELECT * FROM t WHERE id = 42' | '$BUILD/pgbind' fingerprint) &&

@@ -171,7 +171,7 @@ func ParseToProtobuf(input string) ([]byte, error) { return parser.ParseToProtob
 // Deparse returns SQL for tree, by libpg_query's deparser (pgbind_deparse, with its refusals of
 // trees the protocol cannot carry and of trees nested deeper than 1,000 levels). A tree that
 // breaks the deparse contract (a shape the deparser crashed on in its probe and no parse of the
-// probe's corpus makes) is deparsed in a child process, as DeparseIsolated does: the same SQL,
+// probe's corpus makes) is deparsed in the deparse server, as DeparseIsolated does: the same SQL,
 // or an error wrapping ErrDeparserCrashed where the deparser dies on it.
 func Deparse(tree *ParseResult) (string, error) {
 	return deparseWith(tree, nil)

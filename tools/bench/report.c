@@ -28,6 +28,7 @@ static const RowDef rows[] = {
 	{"deparse floor (libpg_query)", -1, OP_DEPARSE_FLOOR, ""},
 	{"deparse, round trip checked", OP_DEPARSE_CHECKED, OP_DEPARSE_BASE, ""},
 	{"check cost (vs unchecked)", OP_DEPARSE_CHECKED, OP_DEPARSE, ""},
+	{"isolated deparse (vs plain)", OP_DEPARSE_ISOLATED, OP_DEPARSE, ">=0.5x"},
 	{"contract check alone (vs deparse)", OP_CONTRACT, OP_DEPARSE, ""},
 	{"fingerprint from AST", OP_FINGERPRINT, OP_FINGERPRINT_BASE, ">=2x"},
 	{"fingerprint from SQL", OP_FINGERPRINT_SQL, OP_FINGERPRINT_BASE, ">1.2x"},

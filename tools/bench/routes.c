@@ -194,6 +194,19 @@ static bool op_deparse(const Item *it, ArenaUse *use)
 	return sql != NULL;
 }
 
+/* The isolated deparse (pgbind_Options.isolate_deparse): the deparser in the deparse server, a
+ * round trip a statement; its price beside the plain deparse row (the server is started before
+ * the timing, by the preparation's run of every op). */
+static bool op_deparse_isolated(const Item *it, ArenaUse *use)
+{
+	pgbind_Arena *a = pgbind_Arena_New();
+	pgbind_Options isolated = {.isolate_deparse = true};
+	const char *sql = a ? pgbind_deparse(it->tree, &isolated, a, NULL) : NULL;
+	sink += sql ? (unsigned char)sql[0] : 0;
+	arena_done(a, use);
+	return sql != NULL;
+}
+
 /* The deparse contract's check alone (targets/c/runtime/contract.c): its price beside the deparse row. */
 static bool op_contract(const Item *it, ArenaUse *use)
 {
@@ -409,6 +422,10 @@ const OpDef bench_ops[N_OPS] = {
 							"arena new + pgbind_deparse with check_deparse (parses the SQL back, compares with "
 							"equal()) + arena free",
 							op_deparse_checked},
+	[OP_DEPARSE_ISOLATED] = {"deparse_isolated", "pgbind",
+							 "arena new + pgbind_deparse with isolate_deparse (a round trip to the deparse server) "
+							 "+ arena free",
+							 op_deparse_isolated},
 	[OP_CONTRACT] = {"deparse_contract", "pgbind", "the deparse contract's check alone (one walk of the AST)",
 					 op_contract},
 	[OP_FINGERPRINT] = {"fingerprint", "pgbind", "pgbind_fingerprint (AST precomputed)", op_fingerprint},

@@ -13,9 +13,10 @@
  * the same rules. On up to HOSTS statements of the corpus that deparse and parse back to
  * themselves, each field is changed once per case -- set to NULL (a list: its first cell), emptied,
  * cut to one cell fewer than any parse gives, its node (first cell) replaced by the smallest node
- * of every kind the field never holds -- and deparsed with pgbind_deparse_unchecked in a child (a
- * fork server: one child runs cases until one kills it; the parent records that case as a crash
- * and forks the next child after it). A change whose SQL parses back to the changed tree is a tree
+ * of every kind the field never holds -- and deparsed with pgbind_deparse_unchecked in a case
+ * runner (a server child of the runtime's process helper, targets/c/runtime/proc.h: one child runs
+ * cases until one kills it; its worker records that case as a crash and the helper starts the next
+ * child, which goes on after it). A change whose SQL parses back to the changed tree is a tree
  * the parser makes: its kind is never refused (its NULL, emptiness or count clears the rule). A
  * kind the corpus has no sample of is not tried, so not refused. A change that crashed or misread
  * is tried again under each other value of the enum, bool, char and few-valued string fields of
@@ -25,9 +26,10 @@
  * a field, or the NULL, that the fewest learnt statements show. One it misreads as parsed gets none:
  * that is a bug of the deparser's (SHOW ALL, XMLROOT(x, VERSION v || 'a') before 18), whose SQL
  * pgbind returns as libpg_query does (check_deparse turns it into an error), and a rule on its
- * rarest shape would fork everyday statements (every SHOW, every ALTER TABLE ... DROP COLUMN). The runtime refuses nothing by a rule: a tree that breaks one is deparsed in a
- * child process and its SQL parsed back (targets/c/runtime/pg_route.c), so a rule only decides
- * which trees cost a fork.
+ * rarest shape would send everyday statements (every SHOW, every ALTER TABLE ... DROP COLUMN) to
+ * the deparse server. The runtime refuses nothing by a rule: a tree that breaks one is deparsed in
+ * its deparse server and its SQL parsed back (targets/c/runtime/pg_route.c), so a rule only decides
+ * which trees cost a round trip to that process and a parse back.
  *
  *     deparse-probe --major 15 --out schema/pg15/deparse.txt FILE.sql... [--check FILE.sql...]
  *
@@ -42,10 +44,12 @@
 #include "internal.h"
 #include "pgbind.h"
 #include "pgbind_reflect.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <setjmp.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,7 +57,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -182,7 +185,7 @@ static bool holds_nodes(pgbind_WireKind w)
 	return w == PGBIND_WIRE_NODE || w == PGBIND_WIRE_ONEOF || w == PGBIND_WIRE_REPEATED_NODE;
 }
 
-/* ---- the outcome of one deparse, and the fork server ------------------------------------------ */
+/* ---- the outcome of one deparse, and the case runners --------------------------------------- */
 
 /* A deparse parsed back and compared as the runtime does (check_deparse: PostgreSQL's equal(), which
  * skips every location, 18's list_start and arg_location too) */
@@ -262,7 +265,7 @@ static void undo(const Case *c, Saved s)
 		*count = s.count;
 }
 
-#define WORKERS 2 /* fork servers at once, each on every other block of cases */
+#define WORKERS 2 /* workers at once, each on every other block of cases */
 #define BLOCK   256
 
 static bool owns(size_t i, int w)
@@ -312,86 +315,118 @@ static int run_case(const Case *c, uint8_t *out)
 	return 0;
 }
 
-/* Worker w's fork server: its cases from next on, in children; the children it forked */
-static size_t serve(const Case *list, size_t n, uint8_t *res, volatile size_t *current, int w)
+/* One worker's share of the cases; res and current live in memory shared with its children. */
+typedef struct {
+	const Case *list;
+	size_t n;
+	uint8_t *res;
+	volatile size_t *current; /* the case its child is on */
+	int w;
+	pgbind_ProcResult done; /* how the worker ended (its answer: the children it started) */
+} Worker;
+
+/* The case runner (a server child of the worker, proc.h): the worker's cases from the requested
+ * one on, until one kills it; an empty answer when it ran them all. */
+static void run_from(void *ctx, const uint8_t *request, size_t len, pgbind_ProcBuf *answer)
 {
-	size_t next = 0, children = 0;
-	while (next < n) {
-		children++;
-		*current = next;
-		fflush(NULL);
-		pid_t pid = fork();
-		if (pid < 0) {
-			perror("deparse-probe: fork");
-			exit(2);
-		}
-		if (pid == 0) {
-			/* what malloc hands out holds a pattern, not zeros: a read past what the deparser
-			 * was given meets garbage, as in a long-lived process, and crashes here */
-			mallopt(M_PERTURB, 165);
-			if (recovering)
-				catch_crashes();
-			int recovered = 0;
-			for (size_t i = next; i < n; i++) {
-				if (!owns(i, w))
-					continue;
-				*current = i;
-				alarm(recovering ? 2 : 10);
-				int sig = run_case(&list[i], &res[i]);
-				if (sig == SIGALRM || (sig && ++recovered == RECOVERIES))
-					_exit(3);
-			}
-			alarm(0);
-			_exit(0);
-		}
-		int st;
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-			break;
-		if (!WIFEXITED(st) || WEXITSTATUS(st) != 3)
-			res[*current] = OUT_CRASH;
-		next = *current + 1;
+	Worker *k = ctx;
+	size_t next;
+	if (len != sizeof next)
+		_exit(2);
+	memcpy(&next, request, sizeof next);
+	/* what malloc hands out holds a pattern, not zeros: a read past what the deparser was given
+	 * meets garbage, as in a long-lived process, and crashes here */
+	mallopt(M_PERTURB, 165);
+	if (recovering)
+		catch_crashes();
+	int recovered = 0;
+	for (size_t i = next; i < k->n; i++) {
+		if (!owns(i, k->w))
+			continue;
+		*k->current = i;
+		alarm(recovering ? 2 : 10);
+		int sig = run_case(&k->list[i], &k->res[i]);
+		if (sig == SIGALRM || (sig && ++recovered == RECOVERIES))
+			_exit(3);
 	}
-	return children;
+	alarm(0);
+	pgbind_proc_put(answer, "", 0);
 }
 
-/* Runs the cases and fills result[i]; each crash costs one child. */
+/* The worker (a child of its own): its cases from the first on, each run of them in a case runner,
+ * the next started after the case that killed the last (recorded as a crash, unless the runner
+ * left by itself: a second-round runner that came back from too many, or no answer in time). */
+static void serve(void *ctx, pgbind_ProcBuf *answer)
+{
+	Worker *k = ctx;
+	pgbind_Proc runner = PGBIND_PROC_INIT(run_from, k, 0);
+	size_t next = 0, children = 0;
+	while (next < k->n) {
+		children++;
+		*k->current = next;
+		fflush(NULL);
+		pgbind_ProcResult r;
+		pgbind_proc_call(&runner, &next, sizeof next, -1, &r);
+		free(r.data);
+		if (r.outcome == PGBIND_PROC_ANSWERED)
+			break;
+		if (r.outcome == PGBIND_PROC_NOT_STARTED) {
+			fprintf(stderr, "deparse-probe: fork: %s\n", strerror(r.error));
+			exit(2);
+		}
+		if (r.outcome != PGBIND_PROC_EXITED || r.exit_code != 3)
+			k->res[*k->current] = OUT_CRASH;
+		next = *k->current + 1;
+	}
+	pgbind_proc_stop(&runner);
+	pgbind_proc_put(answer, &children, sizeof children);
+}
+
+static void *start_worker(void *ctx)
+{
+	Worker *k = ctx;
+	pgbind_proc_once(serve, k, 0, -1, &k->done);
+	return NULL;
+}
+
+/* Runs the cases and fills result[i]; each crash costs one child. The workers run at once, each
+ * started from a thread of its own. */
 static void run_cases(const Case *list, size_t n, uint8_t *result)
 {
-	size_t head = WORKERS * 2 * sizeof(size_t);
+	size_t head = WORKERS * sizeof(size_t);
 	uint8_t *shared = mmap(NULL, n + head, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared == MAP_FAILED) {
 		perror("deparse-probe: mmap");
 		exit(2);
 	}
-	volatile size_t *word = (volatile size_t *)shared; /* per worker: its current case, its children */
+	volatile size_t *word = (volatile size_t *)shared; /* per worker: its current case */
 	uint8_t *res = shared + head;
 	memset(res, OUT_PENDING, n);
 	time_t started = time(NULL);
-	pid_t pids[WORKERS];
+	Worker workers[WORKERS];
+	pthread_t threads[WORKERS];
 	fflush(NULL);
 	for (int w = 0; w < WORKERS; w++) {
-		pids[w] = fork();
-		if (pids[w] < 0) {
-			perror("deparse-probe: fork");
+		workers[w] = (Worker){list, n, res, &word[w], w, {0}};
+		if (pthread_create(&threads[w], NULL, start_worker, &workers[w]) != 0) {
+			fprintf(stderr, "deparse-probe: cannot start a thread\n");
 			exit(2);
-		}
-		if (pids[w] == 0) {
-			word[2 * w + 1] = serve(list, n, res, &word[2 * w], w);
-			_exit(0);
 		}
 	}
 	size_t children = 0, crashes = 0;
+	for (int w = 0; w < WORKERS; w++)
+		pthread_join(threads[w], NULL);
 	for (int w = 0; w < WORKERS; w++) {
-		int st;
-		while (waitpid(pids[w], &st, 0) < 0 && errno == EINTR)
-			;
-		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-			fprintf(stderr, "deparse-probe: a fork server died\n");
+		size_t c;
+		pgbind_ProcReader in = {workers[w].done.data, workers[w].done.len};
+		if (workers[w].done.outcome != PGBIND_PROC_ANSWERED || !pgbind_proc_get(&in, &c, sizeof c)) {
+			char how[120];
+			pgbind_proc_describe(&workers[w].done, 0, how, sizeof how);
+			fprintf(stderr, "deparse-probe: a fork server %s\n", how);
 			exit(2);
 		}
-		children += word[2 * w + 1];
+		children += c;
+		free(workers[w].done.data);
 	}
 	for (size_t i = 0; i < n; i++)
 		crashes += res[i] == OUT_CRASH;
@@ -612,9 +647,9 @@ static bool rarest_field(uint32_t f, char *base, uint32_t parent, void *best)
 }
 
 /* Each of the n learnt statements parsed[] that the deparser crashes on as the parser made them
- * gets a rule on its rarest shape: a tree holding that shape is deparsed in a child and its SQL
- * parsed back (COPY t FROM STDIN (format) before 18). Context-free, like every rule; it costs a fork to the
- * other trees that hold the shape, never a refusal. */
+ * gets a rule on its rarest shape: a tree holding that shape is deparsed in the deparse server and
+ * its SQL parsed back (COPY t FROM STDIN (format) before 18). Context-free, like every rule; it
+ * costs a round trip and a parse back to the other trees that hold the shape, never a refusal. */
 static void rules_for_parsed(const int *parsed, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

@@ -1,5 +1,6 @@
 /*
- * internal.h -- what the runtime's files share and users do not see.
+ * internal.h -- what the runtime's files share and users do not see. The part of it `pgbind verify`
+ * uses is declared in targets/c/runtime/pgbind_oracle.h, which this includes.
  */
 #ifndef PGBIND_INTERNAL_H
 #define PGBIND_INTERNAL_H
@@ -9,6 +10,7 @@
 #include <stdint.h>
 
 #include "pgbind.h"
+#include "pgbind_oracle.h"
 #include "pgbind_reflect.h"
 
 /* Fills status (if not NULL) with code and a formatted message; clears cursorpos and offset. */
@@ -34,44 +36,8 @@ static inline bool pgbind_stack_low(void)
  * calls into libpg_query, whose recursion pgbind cannot check level by level. */
 size_t pgbind_stack_left(void);
 
-/* A function run in a child process (isolate.c): it fills answer (text NUL-terminated; it may
- * point anywhere, the child leaves right after writing it). */
-typedef struct pgbind_ChildAnswer {
-	bool ok;       /* text is the result; else an error message */
-	int cursorpos; /* passed back as is */
-	const char *text;
-} pgbind_ChildAnswer;
-typedef void (*pgbind_ChildFn)(void *ctx, pgbind_ChildAnswer *answer);
-
-typedef enum {
-	PGBIND_CHILD_ANSWERED,  /* ok, cursorpos and text (in the arena) are the child's answer */
-	PGBIND_CHILD_SIGNALLED, /* it died of signal before answering */
-	PGBIND_CHILD_EXITED,    /* it left without a whole answer (exit_code; -1 unknown) */
-	PGBIND_CHILD_TIMED_OUT, /* no answer within the time: it was killed */
-	PGBIND_CHILD_NO_MEMORY, /* it answered, but the arena had no room for the answer */
-} pgbind_ChildOutcome;
-
-typedef struct pgbind_ChildResult {
-	pgbind_ChildOutcome outcome;
-	bool ok;
-	int cursorpos;
-	const char *text;
-	int signal, exit_code;
-	int error; /* pgbind_run_in_child returned false: errno of pipe2 or fork (text: strerror's) */
-} pgbind_ChildResult;
-
-/* Runs fn(ctx) in a fork of the calling thread and waits for its answer at most timeout_ms; the
- * answer's text is copied into arena. false (result->error set) when no child could be started.
- * The child is always reaped before this returns. */
-bool pgbind_run_in_child(pgbind_ChildFn fn, void *ctx, int timeout_ms, pgbind_Arena *arena, pgbind_ChildResult *result);
-
 /* The effective nesting limit of options (which may be NULL). */
 int pgbind_max_depth(const pgbind_Options *options);
-
-/* pgbind_to_pg_parse_tree, optionally keeping "" strings as "" (libpg_query's reader makes them
- * NULL; the fingerprint of the parsed text sees ""). */
-bool pgbind_to_pg_nodes(const pgbind_ParseResult *tree, void *memory_context, const pgbind_Options *options,
-						bool keep_empty_strings, void **out, pgbind_Status *status);
 
 /* libpg_query's fingerprint computed over the AST itself (targets/c/runtime/fingerprint.c): of tree (its
  * statements, as pg_query_fingerprint of its SQL) when tree is not NULL, else of root (as
@@ -86,20 +52,6 @@ bool pgbind_fingerprint_ast(const pgbind_Node *root, const pgbind_ParseResult *t
 const char *pgbind_normalize_ast(const pgbind_ParseResult *tree, const char *sql, const pgbind_Options *options,
 								 pgbind_Arena *arena, pgbind_Status *status);
 
-/* What the deparse contract of the linked libpg_query (targets/c/runtime/contract.c: the rules of
- * schema/pgNN/deparse.txt) says of a tree: */
-typedef enum {
-	PGBIND_CONTRACT_MET,    /* no rule broken, and the thread has the stack the deparser needs */
-	PGBIND_CONTRACT_BROKEN, /* a rule: its shape crashed the deparser and no parse of the corpus makes it;
-							 * status (PGBIND_ERROR_UNREPRESENTABLE) names the message, the field, its path
-							 * and the rule. pgbind_deparse runs the deparser in a child process then. */
-	PGBIND_CONTRACT_REFUSED /* status says why: nesting deeper than max_depth messages, or than the
-							 * calling thread's stack holds for the deparser (PGBIND_ERROR_DEPTH,
-							 * PGBIND_STACK_MESSAGE); an enum value no enum declares */
-} pgbind_ContractVerdict;
-pgbind_ContractVerdict pgbind_deparse_contract(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status);
-/* Whether that verdict is PGBIND_CONTRACT_MET (status: why not). */
-bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status);
 /* The same verdict and error by the reference walk (over the descriptor tables and the rules, a
  * field at a time), which the tests and the fuzz targets hold the generated walk to. */
 bool pgbind_check_deparse_contract_reference(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status);
@@ -123,6 +75,10 @@ bool pgbind_find_lossy_empty_string(const pgbind_ParseResult *tree, char *where,
  * whether some string of the tree already holds replacement. */
 pgbind_ParseResult *pgbind_copy_replacing_lossy_empty(const pgbind_ParseResult *tree, const char *replacement,
 													  pgbind_Arena *arena, bool *collides, pgbind_Status *status);
+/* The way back: a copy of tree in arena in which those fields holding replacement hold "" again
+ * (the deparse server's, for a tree that came through the protocol with a marker there). */
+pgbind_ParseResult *pgbind_copy_restoring_lossy_empty(const pgbind_ParseResult *tree, const char *replacement,
+													  pgbind_Arena *arena, pgbind_Status *status);
 
 /* Whether a and b differ, locations aside (the fields PostgreSQL's equal() skips, and RawStmt's
  * stmt_len); the first difference's field path goes to path ("ParseResult.stmts[0].stmt.

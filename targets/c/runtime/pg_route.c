@@ -3,7 +3,7 @@
  *
  * Each takes the fastest route the linked libpg_query offers, chosen when pgbind is built:
  *   deparse      the tree checked against the deparser's contract (targets/c/runtime/contract.c: a
- *                tree breaking it is deparsed in a child process), then AST -> nodes -> libpg_query's node-level deparser, where the library exports one:
+ *                tree breaking it is deparsed in the deparse server, below), then AST -> nodes -> libpg_query's node-level deparser, where the library exports one:
  *                deparseRawStmt (17 and 18; used when the PostgreSQL headers are the library's
  *                own, so that PG_TRY here and ereport there share its thread-local handler
  *                stack), or pg_query_deparse_nodes (some forks); else AST -> protobuf ->
@@ -20,7 +20,10 @@
 #include "pgbind_reflect.h"
 #include "pgbind_walk.h"
 
+#include "proc.h"
+
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,7 +119,7 @@ static bool round_trip_holds(const pgbind_ParseResult *tree, bool tree_has_lossy
 	return false;
 }
 
-/* ---- the deparser call, here or in a child process ---------------------------------------------- */
+/* ---- the deparser call, here or in the deparse server ------------------------------------------ */
 
 /* What the linked libpg_query's deparser is handed, and what it answers (the SQL or an error,
  * both in memory the call owns until deparser_done()). */
@@ -184,69 +187,218 @@ static void deparser_done(DeparserCall *call)
 #if !defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
 	pg_query_free_deparse_result(call->r);
 #else
-	(void)call; /* in the memory context, which the caller leaves */
+	(void)call;   /* in the memory context, which the caller leaves */
 #endif
 }
 
-/* In the child (isolate.c): the same call, its answer written back. */
-static void deparser_in_child(void *ctx, pgbind_ChildAnswer *answer)
+/* The deparser's SQL for call, copied into arena, or NULL with status set (its error). */
+static const char *deparser_sql(DeparserCall *call, pgbind_Arena *arena, pgbind_Status *status)
 {
-	DeparserCall *call = ctx;
 	deparser_run(call);
-	answer->ok = call->sql != NULL;
-	answer->text = call->sql ? call->sql : call->error;
-	answer->cursorpos = call->cursorpos;
+	const char *sql = NULL;
+	if (call->sql)
+		sql = arena_strdup(arena, call->sql, status);
+	else {
+		pgbind_fail(status, PGBIND_ERROR_INVALID, "%s", call->error);
+		if (status)
+			status->cursorpos = call->cursorpos;
+	}
+	deparser_done(call);
+	return sql;
 }
 
-/* The deparser's SQL for call, copied into arena, or NULL with status set: here, or in a child
- * process (isolate), where its death is PGBIND_ERROR_DEPARSER_CRASHED and not the caller's. */
-static const char *deparser_sql(DeparserCall *call, bool isolate, pgbind_Arena *arena, pgbind_Status *status)
+/*
+ * Through protobuf an empty string arrives as NULL, which the deparser may print as something
+ * else (COMMENT ... IS '' becomes IS NULL) or crash on (ALTER TYPE t ADD VALUE ''). So a tree
+ * holding such a string is encoded from a copy holding a marker there instead (a string no string
+ * of the tree holds), which the protocol carries; strip_marker then removes it from the SQL, and
+ * the caller checks that the result parses back to the tree (*lossy, where: the field).
+ */
+static bool encode_for_protocol(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+								const uint8_t **data, size_t *len, bool *lossy, char *where, size_t where_size,
+								char marker[32], pgbind_Status *status)
 {
-	if (!isolate) {
-		deparser_run(call);
-		const char *sql = NULL;
-		if (call->sql)
-			sql = arena_strdup(arena, call->sql, status);
-		else {
-			pgbind_fail(status, PGBIND_ERROR_INVALID, "%s", call->error);
-			if (status)
-				status->cursorpos = call->cursorpos;
-		}
-		deparser_done(call);
-		return sql;
+	/* Encoding first bounds the depth, so the walks below cannot run deep. */
+	if (!pgbind_encode(tree, options, arena, data, len, status))
+		return false;
+	if (!pgbind_find_lossy_empty_string(tree, where, where_size))
+		return true;
+	*lossy = true;
+	const pgbind_ParseResult *copy = NULL;
+	for (int attempt = 0; !copy && attempt < 1000; attempt++) {
+		bool collides;
+		snprintf(marker, 32, "pgbind_empty_string_%d", attempt);
+		copy = pgbind_copy_replacing_lossy_empty(tree, marker, arena, &collides, status);
+		if (!copy)
+			return false;
+		if (collides)
+			copy = NULL;
 	}
-	pgbind_ChildResult r;
-	if (!pgbind_run_in_child(deparser_in_child, call, PGBIND_DEPARSE_TIMEOUT_MS, arena, &r)) {
-		pgbind_fail(status, r.error == ENOMEM || r.error == EAGAIN ? PGBIND_ERROR_NOMEM : PGBIND_ERROR_ARGUMENT,
-					"cannot start the isolated deparser's process: %s", r.text);
-		return NULL;
+	return copy && pgbind_encode(copy, options, arena, data, len, status);
+}
+
+/* The SQL without the markers, in place: never longer. */
+static void strip_marker(const char *sql, const char *marker)
+{
+	size_t m = strlen(marker);
+	char *o = (char *)sql;
+	for (const char *q = sql; *q;) {
+		if (strncmp(q, marker, m) == 0)
+			q += m;
+		else
+			*o++ = *q++;
 	}
-	switch (r.outcome) {
-	case PGBIND_CHILD_ANSWERED:
-		if (r.ok)
-			return r.text;
-		pgbind_fail(status, PGBIND_ERROR_INVALID, "%s", r.text);
-		if (status)
-			status->cursorpos = r.cursorpos;
+	*o = '\0';
+}
+
+/* ---- the deparse server: the deparser in a long-lived child process -------------------------- */
+
+/*
+ * One child per process (proc.c's server), started at the first isolated deparse, again after it
+ * died or did not answer in time, and anew in a process that forked since (proc.c looks at
+ * getpid()). A request is the tree's max_depth (int32) and its protobuf bytes (pgbind_encode, with
+ * encode_for_protocol's markers); the answer ok (uint8), a status code and a cursor position
+ * (int32 each) and the SQL or the error's message. Calls are serialized by a mutex, which a fork
+ * handler makes usable again in a child forked while another thread held it.
+ */
+static void serve_deparse(void *unused, const uint8_t *request, size_t len, pgbind_ProcBuf *answer);
+static pgbind_Proc deparse_server = PGBIND_PROC_INIT(serve_deparse, NULL, 0);
+static pthread_mutex_t deparse_server_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t deparse_server_once = PTHREAD_ONCE_INIT;
+
+static void deparse_server_after_fork(void)
+{
+	pthread_mutex_init(&deparse_server_lock, NULL);
+}
+
+static void deparse_server_register(void)
+{
+	pthread_atfork(NULL, NULL, deparse_server_after_fork);
+}
+
+static void answer_with(pgbind_ProcBuf *answer, bool ok, int32_t code, int32_t cursorpos, const char *message)
+{
+	uint8_t o = ok;
+	pgbind_proc_put(answer, &o, 1);
+	pgbind_proc_put(answer, &code, sizeof code);
+	pgbind_proc_put(answer, &cursorpos, sizeof cursorpos);
+	pgbind_proc_put_str(answer, message);
+}
+
+/* In the server: one request's deparse, as deparse_tree does it in the caller (with the lossy
+ * empty strings put back into the nodes, which carry them). A stack overflow here (the child runs
+ * on the stack of the thread that started it) is a crash the caller reports. */
+static void serve_deparse(void *unused, const uint8_t *request, size_t len, pgbind_ProcBuf *answer)
+{
+	(void)unused;
+	pgbind_ProcReader in = {request, len};
+	int32_t max_depth;
+	const char *marker;
+	size_t marker_len;
+	if (!pgbind_proc_get(&in, &max_depth, sizeof max_depth) || !pgbind_proc_get_str(&in, &marker, &marker_len)) {
+		answer_with(answer, false, PGBIND_ERROR_ARGUMENT, 0, "a request out of form");
+		return;
+	}
+	pgbind_Status status = {0};
+	DeparserCall call = {0};
+#if defined(PGBIND_HAVE_DEPARSE_NODES) || defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
+	char restore[32] = "";
+	memcpy(restore, marker, marker_len < sizeof restore ? marker_len : 0);
+	pgbind_Options options = {.max_depth = max_depth};
+	pgbind_Arena *arena = pgbind_Arena_New();
+	pgbind_ParseResult *tree = arena ? pgbind_decode(in.p, in.left, &options, arena, &status) : NULL;
+	if (tree && restore[0])
+		tree = pgbind_copy_restoring_lossy_empty(tree, restore, arena, &status);
+	MemoryContext ctx = pg_query_enter_memory_context();
+	void *nodes;
+	if (!arena)
+		pgbind_fail(&status, PGBIND_ERROR_NOMEM, "out of memory");
+	if (tree && pgbind_to_pg_nodes(tree, ctx, &options, true, &nodes, &status)) {
+		call.nodes = nodes;
+		call.ctx = ctx;
+		deparser_run(&call);
+	}
+#else
+	(void)marker; /* the protocol's route: the caller takes the markers out of the SQL */
+	call.pb = (PgQueryProtobuf){in.left, (char *)in.p};
+	deparser_run(&call);
+#endif
+	if (call.sql)
+		answer_with(answer, true, PGBIND_OK, 0, call.sql);
+	else if (call.error)
+		answer_with(answer, false, PGBIND_ERROR_INVALID, call.cursorpos, call.error);
+	else
+		answer_with(answer, false, status.code, status.cursorpos, status.message);
+	deparser_done(&call);
+#if defined(PGBIND_HAVE_DEPARSE_NODES) || defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
+	pg_query_exit_memory_context(ctx);
+	pgbind_Arena_Free(arena);
+#endif
+}
+
+/* The deparser's SQL for tree from the server, copied into arena, or NULL with status set; its
+ * death there (or no answer in time) is PGBIND_ERROR_DEPARSER_CRASHED and not the caller's. */
+static const char *deparse_isolated(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+									bool *lossy, char *where, size_t where_size, pgbind_Status *status)
+{
+	const uint8_t *data;
+	size_t len;
+	char marker[32] = "";
+	if (!encode_for_protocol(tree, options, arena, &data, &len, lossy, where, where_size, marker, status))
 		return NULL;
-	case PGBIND_CHILD_NO_MEMORY:
+#if defined(PGBIND_HAVE_DEPARSE_NODES) || defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
+	*lossy = false; /* the server puts "" back into the nodes, as the plain route hands them over */
+#endif
+	pgbind_ProcBuf request = {0};
+	int32_t max_depth = pgbind_max_depth(options);
+	if (!pgbind_proc_put(&request, &max_depth, sizeof max_depth) || !pgbind_proc_put_str(&request, marker) ||
+		!pgbind_proc_put(&request, data, len)) {
+		pgbind_proc_buf_free(&request);
 		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
 		return NULL;
-	case PGBIND_CHILD_SIGNALLED:
-		pgbind_fail(status, PGBIND_ERROR_DEPARSER_CRASHED, "libpg_query's deparser died of signal %d (%s)", r.signal,
-					strsignal(r.signal));
-		return NULL;
-	case PGBIND_CHILD_TIMED_OUT:
-		pgbind_fail(status, PGBIND_ERROR_DEPARSER_CRASHED, "libpg_query's deparser did not answer in %d s",
-					PGBIND_DEPARSE_TIMEOUT_MS / 1000);
-		return NULL;
-	case PGBIND_CHILD_EXITED:
-		break;
 	}
-	pgbind_fail(status, PGBIND_ERROR_DEPARSER_CRASHED,
-				"libpg_query's deparser's process left without answering (%s %d)",
-				r.exit_code < 0 ? "wait status" : "exit status", r.exit_code);
-	return NULL;
+	pthread_once(&deparse_server_once, deparse_server_register);
+	pgbind_ProcResult r;
+	pthread_mutex_lock(&deparse_server_lock);
+	pgbind_proc_call(&deparse_server, request.data, request.len, PGBIND_DEPARSE_TIMEOUT_MS, &r);
+	pthread_mutex_unlock(&deparse_server_lock);
+	pgbind_proc_buf_free(&request);
+	const char *sql = NULL;
+	pgbind_ProcReader in = {r.data, r.len};
+	uint8_t ok;
+	int32_t code, cursorpos;
+	const char *said;
+	size_t said_len;
+	switch (r.outcome) {
+	case PGBIND_PROC_ANSWERED:
+		if (!pgbind_proc_get(&in, &ok, 1) || !pgbind_proc_get(&in, &code, sizeof code) ||
+			!pgbind_proc_get(&in, &cursorpos, sizeof cursorpos) || !pgbind_proc_get_str(&in, &said, &said_len)) {
+			pgbind_fail(status, PGBIND_ERROR_DEPARSER_CRASHED, "the deparser's process answered out of form");
+		} else if (ok) {
+			sql = arena_strdup(arena, said, status); /* the answer's last field: NUL-terminated */
+			if (sql && *lossy)
+				strip_marker(sql, marker);
+		} else {
+			pgbind_fail(status, (pgbind_StatusCode)code, "%s", said);
+			if (status)
+				status->cursorpos = cursorpos;
+		}
+		break;
+	case PGBIND_PROC_NO_MEMORY:
+		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
+		break;
+	default: {
+		char how[120];
+		pgbind_proc_describe(&r, PGBIND_DEPARSE_TIMEOUT_MS, how, sizeof how);
+		if (r.outcome == PGBIND_PROC_NOT_STARTED)
+			pgbind_fail(status, r.error == ENOMEM || r.error == EAGAIN ? PGBIND_ERROR_NOMEM : PGBIND_ERROR_ARGUMENT,
+						"the isolated deparser's process %s", how);
+		else
+			pgbind_fail(status, PGBIND_ERROR_DEPARSER_CRASHED, "libpg_query's deparser %s", how);
+	}
+	}
+	free(r.data);
+	return sql;
 }
 
 /* The deparse route proper: SQL for tree, or NULL with status set. The depth is options'
@@ -254,9 +406,10 @@ static const char *deparser_sql(DeparserCall *call, bool isolate, pgbind_Arena *
 static const char *deparse_tree(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
 								bool *lossy, char *where, size_t where_size, pgbind_Status *status)
 {
-	const char *sql = NULL;
-	bool isolate = options && options->isolate_deparse;
 	*lossy = false;
+	if (options && options->isolate_deparse)
+		return deparse_isolated(tree, options, arena, lossy, where, where_size, status);
+	const char *sql = NULL;
 #if defined(PGBIND_HAVE_DEPARSE_NODES) || defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
 	(void)where;
 	(void)where_size;
@@ -265,53 +418,19 @@ static const char *deparse_tree(const pgbind_ParseResult *tree, const pgbind_Opt
 	void *nodes;
 	if (pgbind_to_pg_nodes(tree, ctx, options, true, &nodes, status)) {
 		DeparserCall call = {.nodes = nodes, .ctx = ctx};
-		sql = deparser_sql(&call, isolate, arena, status);
+		sql = deparser_sql(&call, arena, status);
 	}
 	pg_query_exit_memory_context(ctx);
 #else
-	/* Encoding first bounds the depth, so the walks below cannot run deep. */
 	const uint8_t *data;
 	size_t len;
-	if (!pgbind_encode(tree, options, arena, &data, &len, status))
+	char marker[32];
+	if (!encode_for_protocol(tree, options, arena, &data, &len, lossy, where, where_size, marker, status))
 		return NULL;
-	/*
-	 * Through protobuf an empty string arrives as NULL, which the deparser may print as something
-	 * else (COMMENT ... IS '' becomes IS NULL) or crash on (ALTER TYPE t ADD VALUE ''). So a tree
-	 * holding such a string is deparsed from a copy holding a marker there instead (a string no
-	 * string of the tree holds), which the protocol carries; the marker is then removed from the
-	 * SQL, and the caller checks that the result parses back to the tree.
-	 */
-	static const char marker_base[] = "pgbind_empty_string_";
-	char marker[sizeof marker_base + 8];
-	if (pgbind_find_lossy_empty_string(tree, where, where_size)) {
-		*lossy = true;
-		const pgbind_ParseResult *copy = NULL;
-		for (int attempt = 0; !copy && attempt < 1000; attempt++) {
-			bool collides;
-			snprintf(marker, sizeof marker, "%s%d", marker_base, attempt);
-			copy = pgbind_copy_replacing_lossy_empty(tree, marker, arena, &collides, status);
-			if (!copy)
-				return NULL;
-			if (collides)
-				copy = NULL;
-		}
-		if (!copy || !pgbind_encode(copy, options, arena, &data, &len, status))
-			return NULL;
-	}
 	DeparserCall call = {.pb = {len, (char *)data}};
-	sql = deparser_sql(&call, isolate, arena, status);
-	if (sql && *lossy) {
-		/* the SQL without the markers, in place: never longer */
-		size_t m = strlen(marker);
-		char *o = (char *)sql;
-		for (const char *q = sql; *q;) {
-			if (strncmp(q, marker, m) == 0)
-				q += m;
-			else
-				*o++ = *q++;
-		}
-		*o = '\0';
-	}
+	sql = deparser_sql(&call, arena, status);
+	if (sql && *lossy)
+		strip_marker(sql, marker);
 #endif
 	return sql;
 }
@@ -335,7 +454,7 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	 * that breaks one of its rules holds a shape the deparser crashed on or misread in the probe's
 	 * trials and no parse of the probe's corpus made (or the rarest shape of a parsed statement
 	 * that crashed it): a parse the corpus lacked may still make it, so it is not refused but
-	 * deparsed in a child process, where a crash or wrong SQL is an error naming the rule. */
+	 * deparsed in the deparse server, where a crash or wrong SQL is an error naming the rule. */
 	pgbind_Status contract = {0};
 	pgbind_ContractVerdict verdict = pgbind_deparse_contract(tree, pgbind_max_depth(options), &contract);
 	if (verdict == PGBIND_CONTRACT_MET)
@@ -357,7 +476,7 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	isolated.check_deparse = true;
 	const char *sql = deparse_and_check(tree, &isolated, arena, status);
 	if (!sql && status && (status->code == PGBIND_ERROR_DEPARSER_CRASHED || status->code == PGBIND_ERROR_ROUND_TRIP)) {
-		/* what the child saw first (the first differing field, the signal), then the rule that
+		/* what the server saw first (the first differing field, the signal), then the rule that
 		 * sent the tree there (what, where, which line of deparse.txt): a message holds 255 bytes */
 		char crash[sizeof status->message];
 		memcpy(crash, status->message, sizeof crash);
@@ -378,7 +497,7 @@ const char *pgbind_deparse_unchecked(const pgbind_ParseResult *tree, const pgbin
 
 /*
  * After the isolated deparser died on tree: which statement it dies on, found by deparsing halves
- * of the statements in children (a crash comes from one statement: log2(n) more children), added to
+ * of the statements in the server (a crash comes from one statement: log2(n) more calls), added to
  * status's message. Only a statement that crashes it alone is named.
  */
 static void name_crashing_statement(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
@@ -412,13 +531,13 @@ static void name_crashing_statement(const pgbind_ParseResult *tree, const pgbind
 	if (!alone) {
 		size_t len = strlen(status->message);
 		snprintf(status->message + len, sizeof status->message - len,
-				 " on this tree of %zu statements (no one of them alone), in its child process", tree->n_stmts);
+				 " on this tree of %zu statements (no one of them alone), in its server", tree->n_stmts);
 		return;
 	}
 	const pgbind_Node *stmt = tree->stmts[lo] ? tree->stmts[lo]->stmt : NULL;
 	const pgbind_MessageDesc *d = stmt ? pgbind_node_desc(stmt->tag) : NULL;
 	char what[sizeof status->message];
-	snprintf(what, sizeof what, "%s on stmts[%zu] (%s), in a child process", status->message, lo,
+	snprintf(what, sizeof what, "%s on stmts[%zu] (%s), in its server", status->message, lo,
 			 d ? d->name : "no statement");
 	memcpy(status->message, what, sizeof what);
 }

@@ -56,7 +56,7 @@ typedef enum pgbind_StatusCode {
 	PGBIND_ERROR_UNREPRESENTABLE, /* libpg_query's deparse route cannot carry or deparse this tree (pgbind_deparse) */
 	PGBIND_ERROR_ROUND_TRIP, /* checked deparse: the SQL parses back to another tree (pgbind_Options.check_deparse) */
 	PGBIND_ERROR_DEPARSER_CRASHED, /* isolated deparse: libpg_query's deparser died on the tree, or did not answer in
-									* time, in its child process (pgbind_Options.isolate_deparse) */
+									* time, in its process, the deparse server (pgbind_Options.isolate_deparse) */
 } pgbind_StatusCode;
 
 /* How the message of a PGBIND_ERROR_DEPTH begins when the calling thread's stack, not max_depth,
@@ -165,35 +165,50 @@ typedef struct pgbind_Options {
 	int max_depth;      /* nesting limit of every path; 0 = PGBIND_DEFAULT_MAX_DEPTH */
 	bool check_deparse; /* pgbind_deparse parses its SQL back and returns it only when equal() (see there) */
 	/*
-	 * pgbind_deparse runs libpg_query's deparser in a child process (a fork of the calling
-	 * thread; the SQL comes back through a pipe; the child leaves with _exit, running none of the
-	 * program's atexit handlers). A crash there, or no answer within PGBIND_DEPARSE_TIMEOUT_MS, is
-	 * PGBIND_ERROR_DEPARSER_CRASHED naming the signal and the statement (stmts[i] and its kind),
-	 * never the caller's death. Everything else is the plain deparse's: the same checks before
-	 * (the depth and the stack), the same SQL, the same errors.
+	 * pgbind_deparse runs libpg_query's deparser in the deparse server: one child process per
+	 * process, a fork of the thread that first asks, started at the first isolated deparse and
+	 * kept (targets/c/runtime/pg_route.c, on the process helper of targets/c/runtime/proc.c). The
+	 * tree goes to it as pgbind's protobuf encoding over a socket, the SQL or the error comes back;
+	 * the child runs only the deparser, never the program's code. A crash there, or no answer
+	 * within PGBIND_DEPARSE_TIMEOUT_MS, is PGBIND_ERROR_DEPARSER_CRASHED naming the signal and the
+	 * statement (stmts[i] and its kind), never the caller's death; the next call starts another
+	 * server. Everything else is the plain deparse's: the same checks before (the depth and the
+	 * stack), the same SQL (an empty string the protocol cannot carry travels as a marker and is
+	 * put back), the same errors.
 	 *
 	 * For trees from outside (decoded protobuf, JSON, built or edited by hand): without it, only a
-	 * tree that breaks the deparse contract goes to a child (see pgbind_deparse), and the contract
-	 * knows only shapes that crashed the deparser in the probe's trials, not every tree it crashes
-	 * on. A tree from pgbind_parse needs no isolation.
+	 * tree that breaks the deparse contract goes to the server (see pgbind_deparse), and the
+	 * contract knows only shapes that crashed the deparser in the probe's trials, not every tree
+	 * it crashes on (nor every parsed one: SET TIME ZONE INTERVAL '1 hour' kills 17's).
 	 *
-	 * Cost: one fork, pipe and wait per call, whatever the tree: what a fork costs where the
-	 * program runs, and more the more memory the caller has touched (fork copies its page
-	 * tables). On the project's 2-core VM under load, one small statement took 14-16 ms isolated
-	 * against 37-77 us plain, where a bare fork and wait alone takes 6.5-9 ms; with 500 MiB
-	 * touched, 105 ms (docs/guarantees.md). Deparse many statements as one tree where it matters.
+	 * Cost: no fork per call, a round trip to the server: encoding the tree, two context switches
+	 * and (17 and 18) decoding it there. The first call pays one fork (more the more memory the
+	 * caller has touched). `pgbind bench` (row "isolated deparse (vs plain)"), on Debian's 3,825
+	 * statements on 15, 9 rounds, the project's 2-core VM shared with other work (load about 8):
+	 * 65,300 statements/s plain, 38,000 isolated, 15.3 and 26.3 us a statement (1.72 times);
+	 * with a fork per call, before the server, 0.5-6 ms a statement. The round trip's fixed part
+	 * (about 11 us) weighs most on the smallest statements and on a loaded machine: the fastest of
+	 * 5 alternating calls over tests/sql (1,556 mostly small statements) took 7.4 us plain and
+	 * 18.3 us isolated at load 1.7 (2.5 times), 8.6-11.3 and 22.6-35.4 us at load 15. Deparse many
+	 * statements as one tree where it matters: one round trip for all.
 	 *
-	 * Threads: safe to call from several threads at once (each call its own child and pipe, opened
-	 * close-on-exec). The child runs only the deparser, which allocates with malloc: glibc makes
-	 * malloc usable in the child of a threaded program; a malloc that does not (some other libcs,
-	 * allocators holding a lock across fork) may hang the child, which the timeout then ends. A
-	 * program that ignores SIGCHLD loses the child's exit status: a crash is then reported without
-	 * its signal.
+	 * Threads: safe to call from several threads at once; the calls take turns at the one server
+	 * (a mutex), so isolated deparses do not run in parallel. The server is a fork of the thread
+	 * that started it and runs on that thread's stack: a deparse deeper than it holds is a crash
+	 * reported as above. It allocates with malloc: glibc makes malloc usable in the child of a
+	 * threaded program; a malloc that does not may hang it, which the timeout then ends.
+	 *
+	 * Fork: a process that forks gets a server of its own at its first isolated deparse (the
+	 * parent's is recognised by its process id and left alone); the server's socket is opened
+	 * close-on-exec, and the server closes every other descriptor it inherited, so that it holds
+	 * no pipe of the program's open. It leaves when the process that started it ends (its socket
+	 * closes). A program that ignores SIGCHLD loses the server's exit status: a crash is then
+	 * reported without its signal.
 	 */
 	bool isolate_deparse;
 	/*
 	 * pgbind_deparse never forks: a tree that breaks the deparse contract, which it would deparse
-	 * in a child process, is refused instead (PGBIND_ERROR_UNREPRESENTABLE naming the rule), and
+	 * in the deparse server, is refused instead (PGBIND_ERROR_UNREPRESENTABLE naming the rule), and
 	 * isolate_deparse is PGBIND_ERROR_ARGUMENT. For programs that cannot fork (a sandbox without
 	 * fork, a process too large to copy): the refusal may then be of a tree a parse made, in a
 	 * context the probe's corpus lacked (docs/deparse-contract.md measures how often).
@@ -271,7 +286,7 @@ PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *me
  * to crash on or misread past a node (before 18: COPY t FROM STDIN (format), XMLROOT(x, VERSION
  * v || 'a')). A tree that breaks the deparse contract (targets/c/runtime/contract.c: a shape that
  * crashed the deparser in the probe's trials and no parse of its corpus makes, or the rarest shape
- * of a parsed statement it crashes on) is deparsed in a child process, as with
+ * of a parsed statement it crashes on) is deparsed in the deparse server, as with
  * options->isolate_deparse, and its SQL parsed back as with options->check_deparse: the same SQL
  * where the deparser handles it, else PGBIND_ERROR_DEPARSER_CRASHED or PGBIND_ERROR_ROUND_TRIP
  * naming the rule (where the deparser reads past a node, memory decides between a crash and wrong
@@ -279,7 +294,7 @@ PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *me
  * nested deeper than options->max_depth is
  * PGBIND_ERROR_DEPTH, as one the deparser would overflow the calling thread's stack with
  * (PGBIND_STACK_MESSAGE: about 2.5 KiB a level, so 8 MiB holds some 3,200 levels).
- * options->isolate_deparse runs the deparser in a child process (see there).
+ * options->isolate_deparse runs the deparser in the deparse server (see there).
  *
  * With options->check_deparse, every result is parsed back and compared so: the SQL is returned
  * only when it gives the tree's statements again, else PGBIND_ERROR_ROUND_TRIP with the first

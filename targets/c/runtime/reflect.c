@@ -258,6 +258,7 @@ bool pgbind_find_lossy_empty_string(const pgbind_ParseResult *tree, char *where,
 
 typedef struct {
 	pgbind_Arena *arena;
+	const char *replaced; /* "" (or the replacement of an earlier copy, put back) */
 	const char *replacement;
 	bool collides; /* some string of the tree holds the replacement */
 	bool failed;   /* out of memory */
@@ -291,7 +292,7 @@ static void *copy_message(Copy *c, const pgbind_MessageDesc *d, const void *msg,
 			const char *s = *(const char **)p;
 			if (s && strstr(s, c->replacement))
 				c->collides = true;
-			if (s && !*s && (f->flags & PGBIND_FIELD_EMPTY_IS_NULL))
+			if (s && strcmp(s, c->replaced) == 0 && (f->flags & PGBIND_FIELD_EMPTY_IS_NULL))
 				*(const char **)p = c->replacement;
 			break;
 		}
@@ -328,11 +329,21 @@ static void *copy_message(Copy *c, const pgbind_MessageDesc *d, const void *msg,
 pgbind_ParseResult *pgbind_copy_replacing_lossy_empty(const pgbind_ParseResult *tree, const char *replacement,
 													  pgbind_Arena *arena, bool *collides, pgbind_Status *status)
 {
-	Copy c = {arena, replacement, false, false};
+	Copy c = {arena, "", replacement, false, false};
 	pgbind_ParseResult *copy = copy_message(&c, pgbind_message_desc_by_name("ParseResult"), tree, 0);
 	if (!copy)
 		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
 	*collides = c.collides;
+	return copy;
+}
+
+pgbind_ParseResult *pgbind_copy_restoring_lossy_empty(const pgbind_ParseResult *tree, const char *replacement,
+													  pgbind_Arena *arena, pgbind_Status *status)
+{
+	Copy c = {arena, replacement, "", false, false};
+	pgbind_ParseResult *copy = copy_message(&c, pgbind_message_desc_by_name("ParseResult"), tree, 0);
+	if (!copy)
+		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
 	return copy;
 }
 

@@ -73,7 +73,7 @@ pub enum Error {
     /// names the first difference).
     RoundTrip { message: String },
     /// [`deparse_isolated`]: libpg_query's deparser died on the tree (or did not answer in time)
-    /// in its child process; the message names the signal and the statement.
+    /// in its process, the deparse server; the message names the signal and the statement.
     DeparserCrashed { message: String },
     /// A string of a tree is not UTF-8 (prost's strings are Rust strings).
     Utf8 { message: String },
@@ -133,7 +133,7 @@ impl fmt::Display for Error {
             Error::Invalid { message } => write!(f, "invalid tree: {}", message),
             Error::Unrepresentable { message } => write!(f, "cannot deparse: {}", message),
             Error::RoundTrip { message } => write!(f, "the deparsed SQL does not parse back to the tree: {}", message),
-            Error::DeparserCrashed { message } => write!(f, "libpg_query's deparser crashed in its child process: {}", message),
+            Error::DeparserCrashed { message } => write!(f, "libpg_query's deparser crashed in its process: {}", message),
             Error::Utf8 { message } => write!(f, "{}", message),
             Error::Argument { message } => write!(f, "invalid argument: {}", message),
             Error::NoMemory => write!(f, "out of memory"),
@@ -165,7 +165,7 @@ pub fn parse(sql: &str) -> Result<pb::ParseResult> {
 /// SQL for `tree`, by libpg_query's deparser (`pgbind_deparse`: through the node-level deparser
 /// where the linked library exports it, else through protobuf; the same refusals). A tree that
 /// breaks the deparse contract (a shape the deparser crashed on in its probe and no parse of the
-/// probe's corpus makes) is deparsed in a child process, as [`deparse_isolated`] does: the same
+/// probe's corpus makes) is deparsed in the deparse server, as [`deparse_isolated`] does: the same
 /// SQL, or `Error::DeparserCrashed` where the deparser dies on it.
 pub fn deparse(tree: &pb::ParseResult) -> Result<String> {
     Tree::from_owned(tree)?.deparse_consumed(std::ptr::null())
@@ -179,14 +179,16 @@ pub fn deparse_checked(tree: &pb::ParseResult) -> Result<String> {
     Tree::from_owned(tree)?.deparse_consumed(&options)
 }
 
-/// SQL for `tree` as [`deparse`] writes it, with libpg_query's deparser run in a child process
-/// (`pgbind_deparse` with `isolate_deparse`): where it crashes on the tree, or does not answer
-/// in time, the result is `Error::DeparserCrashed` and this process goes on. For trees from
-/// outside (decoded, read from JSON, built or edited by hand): [`deparse`] isolates only those
-/// that break the deparse contract, which knows only the shapes that crashed the deparser in its
-/// probe. It costs a fork per call (see
-/// `pgbind_Options.isolate_deparse` in pgbind.h); a fork of a Rust program runs no Rust code in
-/// the child, only the C deparser.
+/// SQL for `tree` as [`deparse`] writes it, with libpg_query's deparser run in the deparse
+/// server, a child process kept for the whole process (`pgbind_deparse` with `isolate_deparse`):
+/// where it crashes on the tree, or does not answer in time, the result is
+/// `Error::DeparserCrashed`, this process goes on and the next call starts another server. For
+/// trees from outside (decoded, read from JSON, built or edited by hand): [`deparse`] isolates
+/// only those that break the deparse contract, which knows only the shapes that crashed the
+/// deparser in its probe. No fork per call: a round trip through a socket (the first call forks
+/// the server; see `pgbind_Options.isolate_deparse` in pgbind.h for the cost, threads and fork);
+/// the server, a fork of a Rust program, runs no Rust code, only the C deparser. Calls from
+/// several threads take turns at the one server.
 pub fn deparse_isolated(tree: &pb::ParseResult) -> Result<String> {
     let options = ffi::pgbind_Options { isolate_deparse: true, ..Default::default() };
     Tree::from_owned(tree)?.deparse_consumed(&options)

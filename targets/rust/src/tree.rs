@@ -64,7 +64,7 @@ impl Tree {
         self.deparse_with(&options)
     }
 
-    /// SQL for the tree with the deparser in a child process (see [`crate::deparse_isolated`]).
+    /// SQL for the tree with the deparser in the deparse server (see [`crate::deparse_isolated`]).
     pub fn deparse_isolated(&self) -> Result<String> {
         let options = ffi::pgbind_Options { isolate_deparse: true, ..Default::default() };
         self.deparse_with(&options)
