@@ -6,7 +6,7 @@
  *   pg_query.proto               fnv1a64 c53ea8bb656a0393
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
  *   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
- *   schema/pg15/deparse.txt      fnv1a64 3913d87cefe282e8
+ *   schema/pg15/deparse.txt      fnv1a64 2744f63c046ccf3d
  *   schema/summary.txt           fnv1a64 115606e0e7e4cb0e
  *   targets/go/makefuncs.txt     fnv1a64 e95153708772445a
  */
