@@ -115,8 +115,10 @@ PG_QUERY_FEATURES := $(if $(call HAVE_SYMBOL,pg_query_deparse_nodes),-DPGBIND_HA
                      $(if $(call HAVE_SYMBOL,pg_query_scan_tokens),-DPGBIND_HAVE_SCAN_TOKENS) \
                      $(if $(PG_QUERY_PBC_H),-DPGBIND_HAVE_PROTOBUF_C)
 RT_CFLAGS   := -I$(RT_DIR) -I$(C_GEN) $(PG_QUERY_INCLUDES) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
-CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_deparse.c cli/verify_oracle.c cli/verify_coverage.c cli/verify_pg.c \
-               cli/json_verify.c cli/summary.c cli/verify_summary.c
+# verify (its engine, which the fuzz targets link too), then the command's other files.
+VERIFY_SRCS := cli/verify.c cli/verify_deparse.c cli/verify_oracle.c cli/verify_coverage.c cli/verify_pg.c \
+               cli/json_verify.c cli/verify_summary.c
+CLI_SRCS    := cli/pgbind.c cli/summary.c $(VERIFY_SRCS)
 # The statement reader (reader/): a library of its own that the command, the tools and the tests link.
 READER_LIB  := $(BUILD)/libpgbind-reader.a
 
@@ -476,8 +478,7 @@ FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_parse $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz
 
 # The runtime, the statement reader and the verify engine are compiled once with the fuzzer's
 # instrumentation; each target links them with its own entry point.
-FUZZ_OBJS := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(RT_SRCS) cli/verify.c cli/verify_pg.c cli/json_verify.c reader/reader.c \
-             cli/verify_summary.c)
+FUZZ_OBJS := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(RT_SRCS) $(VERIFY_SRCS) reader/reader.c)
 
 $(BUILD)/fuzz/obj/%.o: %.c $(wildcard $(RT_DIR)/*.h cli/*.h) reader/reader.h $(GENERATED) | $(BUILD)/.dir
 	@mkdir -p $(dir $@)
