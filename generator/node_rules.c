@@ -60,7 +60,7 @@ static const KeyDesc keys[] = {
 };
 
 typedef struct {
-	json_t *view, *lines;
+	json_t *view, *lines, *builds;
 	Overrides *ov;
 	gen_Error *err;
 	const char *path;
@@ -314,6 +314,233 @@ static bool check_tables(Ctx *c)
 	return ok;
 }
 
+/* ---- The truncation's small statements (build_NAME: lines) ---------------------------------- */
+
+/* The role and part of a build's NAME: measure_PART, mark_PART, or any other name (a node the
+ * others hold). false when it starts so but PART is none the truncate: lines know. */
+static bool build_role(const char *name, const char **role, const char **part)
+{
+	*role = "none", *part = "none";
+	const char *roles[] = {"measure_", "mark_"};
+	for (size_t i = 0; i < 2; i++)
+		if (!strncmp(name, roles[i], strlen(roles[i]))) {
+			*part = name + strlen(roles[i]);
+			*role = i ? "mark" : "measure";
+			return known(truncate_parts, *part, strlen(*part));
+		}
+	return true;
+}
+
+static json_t *build_named(json_t *builds, const char *name, size_t len, int *index)
+{
+	size_t i;
+	json_t *b;
+	json_array_foreach(builds, i, b)
+	{
+		const char *n = json_string_value(json_object_get(b, "name"));
+		if (strlen(n) == len && !strncmp(n, name, len)) {
+			*index = (int)i;
+			return b;
+		}
+	}
+	return NULL;
+}
+
+/* Whether a truncate: line puts PART in a list (else a node field); -1 when none names it. */
+static int part_is_list(Ctx *c, const char *part)
+{
+	size_t i;
+	json_t *l;
+	json_array_foreach(c->lines, i, l)
+	{
+		if (strcmp(json_string_value(json_object_get(l, "rule")), "truncate") ||
+			strcmp(json_string_value(json_object_get(l, "action")), part))
+			continue;
+		json_t *msg = json_array_get(json_object_get(c->view, "messages"),
+									 (size_t)json_integer_value(json_object_get(l, "message_index")));
+		json_t *f = json_array_get(json_object_get(msg, "fields"),
+								   (size_t)json_integer_value(json_object_get(l, "field_index")));
+		return !strncmp(json_string_value(json_object_get(f, "wire")), "REPEATED_", 9);
+	}
+	return -1;
+}
+
+/* One F=V of a build: how V sets F (by F's wire kind), into set. */
+static bool build_set(Ctx *c, json_t *b, json_t *msg, const char *item, size_t len, json_t *set)
+{
+	const char *target = json_string_value(json_object_get(b, "message")),
+			   *key = json_string_value(json_object_get(b, "key"));
+	const char *eq = memchr(item, '=', len);
+	int index;
+	json_t *f = eq ? field_named(msg, item, (size_t)(eq - item), &index) : NULL;
+	if (!f)
+		return overrides_fail(c->ov, c->err, target, key,
+							  "%s %s: '%.*s': expected FIELD=VALUE, FIELD a field of %s in this major's model", target,
+							  key, (int)len, item, target);
+	const char *v = eq + 1, *wire = json_string_value(json_object_get(f, "wire"));
+	size_t vlen = len - (size_t)(v - item);
+	const char *how = NULL, *string = "";
+	long long number = 0;
+	char text[64];
+	snprintf(text, sizeof text, "%.*s", (int)(vlen < 63 ? vlen : 63), v);
+	if (!strcmp(wire, "ENUM")) {
+		json_t *e = enum_named(c->view, json_string_value(json_object_get(f, "type"))), *ev;
+		size_t i;
+		json_array_foreach(json_object_get(e, "values"), i, ev)
+		{
+			if (!strcmp(json_string_value(json_object_get(ev, "name")), text))
+				how = "number", number = json_integer_value(json_object_get(ev, "number"));
+		}
+	} else if (!strcmp(wire, "BOOL")) {
+		if (!strcmp(text, "true") || !strcmp(text, "false"))
+			how = "number", number = !strcmp(text, "true");
+	} else if (!strcmp(wire, "INT32")) {
+		char *end;
+		number = strtoll(text, &end, 10);
+		if (*text && !*end && vlen < 63)
+			how = "number";
+	} else if (!strcmp(wire, "STRING")) {
+		how = !strcmp(text, "placeholder") ? "placeholder" : "string";
+		string = strcmp(how, "string") ? "" : text;
+		if (vlen >= sizeof text)
+			how = NULL;
+	} else if (holds_nodes(f) && strcmp(wire, "ONEOF")) {
+		int to;
+		if (!strcmp(text, "part"))
+			how = "part", number = !strncmp(wire, "REPEATED_", 9);
+		else if (build_named(c->builds, v, vlen, &to))
+			how = "build", number = to;
+	}
+	if (!how)
+		return overrides_fail(c->ov, c->err, target, key,
+							  "%s %s: %s.%s (%s) cannot be set to '%s': expected an enum value of its type, true or "
+							  "false, a number, a string, placeholder, part, or a build_NAME's NAME (%s's head)",
+							  target, key, target, json_string_value(json_object_get(f, "name")), wire, text, c->path);
+	json_object_set_new(set, "field", json_string(json_string_value(json_object_get(f, "name"))));
+	json_object_set_new(set, "field_index", json_integer(index));
+	json_object_set_new(set, "how", json_string(how));
+	json_object_set_new(set, "number", json_integer(number));
+	json_object_set_new(set, "string", json_string(string));
+	return true;
+}
+
+/* Whether build i reaches itself through the builds its fields name. */
+static bool cyclic(json_t *builds, size_t i, size_t depth)
+{
+	size_t j;
+	json_t *set;
+	if (depth > json_array_size(builds))
+		return true;
+	json_array_foreach(json_object_get(json_array_get(builds, i), "sets"), j, set)
+	{
+		if (!strcmp(json_string_value(json_object_get(set, "how")), "build") &&
+			cyclic(builds, (size_t)json_integer_value(json_object_get(set, "number")), depth + 1))
+			return true;
+	}
+	return false;
+}
+
+/* Every build_NAME: line, in the model's order of kinds and the file's within a kind: its fields,
+ * checked against the model, and less_NAME:. Each part of a truncate: line must have its mark_
+ * build; a measure_ build takes the part in a field of its shape (a list or a node), and a part
+ * without one is measured alone, so must be one node. */
+static bool read_builds(Ctx *c)
+{
+	size_t i;
+	json_t *m, *b;
+	json_array_foreach(json_object_get(c->view, "messages"), i, m)
+	{
+		const char *target = json_string_value(json_object_get(m, "name")), *key, *value;
+		size_t from = 0;
+		while ((value = overrides_get_prefixed(c->ov, target, "build", &from, &key))) {
+			const char *name = key + strlen("build_"), *role, *part;
+			int dup;
+			if (!key[strlen("build")] || !build_role(name, &role, &part))
+				return overrides_fail(c->ov, c->err, target, key,
+									  "%s %s: expected build_NAME, NAME measure_PART, mark_PART (PART one of the "
+									  "truncate: parts) or another name",
+									  target, key);
+			if (build_named(c->builds, name, strlen(name), &dup))
+				return overrides_fail(c->ov, c->err, target, key, "%s %s: a second build named %s", target, key, name);
+			char less_key[200];
+			snprintf(less_key, sizeof less_key, "less_%s", name);
+			const char *less = overrides_get(c->ov, target, less_key);
+			char *end = NULL;
+			long n = less ? strtol(less, &end, 10) : 0;
+			if ((less && (*end || n < 0)) || !less != !!strcmp(role, "measure"))
+				return overrides_fail(c->ov, c->err, target, less ? less_key : key,
+									  "%s: a measure_ build, and it only, says less_NAME:N (N >= 0 characters of its "
+									  "own text)",
+									  target);
+			json_array_append_new(c->builds, json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:i, s:s, s:[]}", "name", name,
+													   "key", key, "message", target, "message_index", (int)i, "role",
+													   role, "part", part, "less", (int)n, "value", value, "sets"));
+		}
+	}
+	if (!overrides_check_all_used(c->ov, c->err)) /* every line is read now: one on a kind the model lacks */
+		return false;
+	json_array_foreach(c->builds, i, b)
+	{
+		json_t *msg = json_array_get(json_object_get(c->view, "messages"),
+									 (size_t)json_integer_value(json_object_get(b, "message_index")));
+		const char *v = json_string_value(json_object_get(b, "value"));
+		int parts = 0;
+		while (*v) {
+			size_t len = strcspn(v, ",");
+			json_t *set = json_object();
+			json_array_append_new(json_object_get(b, "sets"), set);
+			if (!build_set(c, b, msg, v, len, set))
+				return false;
+			if (!strcmp(json_string_value(json_object_get(set, "how")), "part")) {
+				const char *part = json_string_value(json_object_get(b, "part"));
+				int list = part_is_list(c, part);
+				if (strcmp(json_string_value(json_object_get(b, "role")), "measure") || parts++ ||
+					list != json_integer_value(json_object_get(set, "number")))
+					return overrides_fail(c->ov, c->err, json_string_value(json_object_get(b, "message")),
+										  json_string_value(json_object_get(b, "key")),
+										  "%s: part goes once into a measure_ build, in a field of the part's shape "
+										  "(a list or a node, as the truncate: lines' fields)",
+										  json_string_value(json_object_get(b, "key")));
+			}
+			v += len + (v[len] == ',');
+		}
+		if (!strcmp(json_string_value(json_object_get(b, "role")), "measure") && !parts)
+			return overrides_fail(c->ov, c->err, json_string_value(json_object_get(b, "message")),
+								  json_string_value(json_object_get(b, "key")), "%s: no field takes the part",
+								  json_string_value(json_object_get(b, "key")));
+		json_object_del(b, "value");
+	}
+	json_array_foreach(c->builds, i, b)
+	{
+		if (cyclic(c->builds, i, 0))
+			return overrides_fail(c->ov, c->err, json_string_value(json_object_get(b, "message")),
+								  json_string_value(json_object_get(b, "key")),
+								  "%s: it holds itself, or a build that does",
+								  json_string_value(json_object_get(b, "key")));
+	}
+	/* every part a truncate: line names: a mark_ build, and a measure_ one or a node to measure alone */
+	json_t *l;
+	json_array_foreach(c->lines, i, l)
+	{
+		if (strcmp(json_string_value(json_object_get(l, "rule")), "truncate"))
+			continue;
+		const char *part = json_string_value(json_object_get(l, "action"));
+		char mark[64], measure[64];
+		int at;
+		snprintf(mark, sizeof mark, "mark_%s", part);
+		snprintf(measure, sizeof measure, "measure_%s", part);
+		if (!build_named(c->builds, mark, strlen(mark), &at) ||
+			(!build_named(c->builds, measure, strlen(measure), &at) && part_is_list(c, part)))
+			return overrides_fail(c->ov, c->err, json_string_value(json_object_get(l, "message")), "truncate",
+								  "%s truncate: %s: declare build_%s (what is written in its place)%s",
+								  json_string_value(json_object_get(l, "message")), part, mark,
+								  part_is_list(c, part) ? " and build_measure_PART with less_measure_PART (a list is "
+														  "measured in a statement)"
+														: "");
+	}
+	return true;
+}
+
 bool node_rules_add(json_t *view, const char *path, int major, gen_Error *err)
 {
 	Overrides *ov = overrides_new(path, major);
@@ -321,7 +548,7 @@ bool node_rules_add(json_t *view, const char *path, int major, gen_Error *err)
 		overrides_free(ov);
 		return false;
 	}
-	Ctx c = {view, json_array(), ov, err, path};
+	Ctx c = {view, json_array(), json_array(), ov, err, path};
 	bool ok = true;
 	size_t i;
 	json_t *m;
@@ -330,12 +557,14 @@ bool node_rules_add(json_t *view, const char *path, int major, gen_Error *err)
 		if (ok)
 			ok = read_kind(&c, m, (int)i);
 	}
-	ok = ok && check_tables(&c) && overrides_check_all_used(ov, err);
+	ok = ok && check_tables(&c) && read_builds(&c); /* which checks that every line was read */
 	overrides_free(ov);
 	if (!ok) {
 		json_decref(c.lines);
+		json_decref(c.builds);
 		return false;
 	}
 	json_object_set_new(view, "node_rules", c.lines);
+	json_object_set_new(view, "node_builds", c.builds);
 	return true;
 }

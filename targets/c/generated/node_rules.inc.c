@@ -7,7 +7,7 @@
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
  *   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
  *   schema/pg15/deparse.txt      fnv1a64 2744f63c046ccf3d
- *   schema/summary.txt           fnv1a64 115606e0e7e4cb0e
+ *   schema/summary.txt           fnv1a64 78c73ec31468fb20
  *   targets/go/makefuncs.txt     fnv1a64 e95153708772445a
  */
 /*
@@ -19,6 +19,11 @@
  * labelled summary rule, the field's index in the kind's fields (-1: none), and the condition
  * (an enum field's index, -1: none; negated for unless:; its values, 0-terminated). Included by
  * targets/c/runtime/raw_walk.c.
+ *
+ * Then the nodes the truncation builds (its build_NAME: lines): the kind, the role and part
+ * (PGBIND_NB_* and PGBIND_NA_*), the characters of a measuring statement's own text, and each
+ * field set: its index, how (PGBIND_NV_*), a number (an enum value, a bool, a build's index in
+ * this table; for part: 1 when the field is a list) and a string.
  */
 
 const pgbind_NodeRuleLine pgbind_node_rule_lines[] = {
@@ -241,3 +246,22 @@ const pgbind_NodeRuleLine pgbind_node_rule_lines[] = {
 };
 
 const size_t pgbind_node_rule_count = sizeof pgbind_node_rule_lines / sizeof pgbind_node_rule_lines[0];
+
+const pgbind_NodeBuild pgbind_node_builds[] = {
+	{ 5, PGBIND_NB_none, PGBIND_NA_none, 0, (const pgbind_NodeBuildSet[]){ { 0, PGBIND_NV_placeholder, 0, "" }, { -1, PGBIND_NV_end, 0, "" } } }, /* placeholder_text: String */
+	{ 7, PGBIND_NB_mark, PGBIND_NA_values, 0, (const pgbind_NodeBuildSet[]){ { 0, PGBIND_NV_build, 9, "" }, { -1, PGBIND_NV_end, 0, "" } } }, /* mark_values: List */
+	{ 12, PGBIND_NB_none, PGBIND_NA_none, 0, (const pgbind_NodeBuildSet[]){ { 2, PGBIND_NV_string, 0, "x" }, { 3, PGBIND_NV_number, 1, "" }, { 4, PGBIND_NV_string, 0, "p" }, { -1, PGBIND_NV_end, 0, "" } } }, /* x: RangeVar */
+	{ 64, PGBIND_NB_measure, PGBIND_NA_insert_cols, 31, (const pgbind_NodeBuildSet[]){ { 0, PGBIND_NV_build, 2, "" }, { 1, PGBIND_NV_part, 1, "" }, { 6, PGBIND_NV_number, 2, "" }, { -1, PGBIND_NV_end, 0, "" } } }, /* measure_insert_cols: InsertStmt */
+	{ 66, PGBIND_NB_measure, PGBIND_NA_set_targets, 13, (const pgbind_NodeBuildSet[]){ { 0, PGBIND_NV_build, 2, "" }, { 1, PGBIND_NV_part, 1, "" }, { -1, PGBIND_NV_end, 0, "" } } }, /* measure_set_targets: UpdateStmt */
+	{ 68, PGBIND_NB_measure, PGBIND_NA_select_targets, 7, (const pgbind_NodeBuildSet[]){ { 2, PGBIND_NV_part, 1, "" }, { 13, PGBIND_NV_number, 1, "" }, { 16, PGBIND_NV_number, 1, "" }, { -1, PGBIND_NV_end, 0, "" } } }, /* measure_select_targets: SelectStmt */
+	{ 68, PGBIND_NB_measure, PGBIND_NA_where, 13, (const pgbind_NodeBuildSet[]){ { 4, PGBIND_NV_part, 0, "" }, { 13, PGBIND_NV_number, 1, "" }, { 16, PGBIND_NV_number, 1, "" }, { -1, PGBIND_NV_end, 0, "" } } }, /* measure_where: SelectStmt */
+	{ 68, PGBIND_NB_measure, PGBIND_NA_values, 9, (const pgbind_NodeBuildSet[]){ { 9, PGBIND_NV_part, 1, "" }, { 13, PGBIND_NV_number, 1, "" }, { 16, PGBIND_NV_number, 1, "" }, { -1, PGBIND_NV_end, 0, "" } } }, /* measure_values: SelectStmt */
+	{ 68, PGBIND_NB_mark, PGBIND_NA_cte_query, 0, (const pgbind_NodeBuildSet[]){ { 4, PGBIND_NV_build, 9, "" }, { 13, PGBIND_NV_number, 1, "" }, { 16, PGBIND_NV_number, 1, "" }, { -1, PGBIND_NV_end, 0, "" } } }, /* mark_cte_query: SelectStmt */
+	{ 182, PGBIND_NB_none, PGBIND_NA_none, 0, (const pgbind_NodeBuildSet[]){ { 0, PGBIND_NV_build, 0, "" }, { -1, PGBIND_NV_end, 0, "" } } }, /* column: ColumnRef */
+	{ 182, PGBIND_NB_mark, PGBIND_NA_where, 0, (const pgbind_NodeBuildSet[]){ { 0, PGBIND_NV_build, 0, "" }, { -1, PGBIND_NV_end, 0, "" } } }, /* mark_where: ColumnRef */
+	{ 189, PGBIND_NB_mark, PGBIND_NA_select_targets, 0, (const pgbind_NodeBuildSet[]){ { 0, PGBIND_NV_placeholder, 0, "" }, { 2, PGBIND_NV_build, 9, "" }, { -1, PGBIND_NV_end, 0, "" } } }, /* mark_select_targets: ResTarget */
+	{ 189, PGBIND_NB_mark, PGBIND_NA_set_targets, 0, (const pgbind_NodeBuildSet[]){ { 0, PGBIND_NV_placeholder, 0, "" }, { 2, PGBIND_NV_build, 9, "" }, { -1, PGBIND_NV_end, 0, "" } } }, /* mark_set_targets: ResTarget */
+	{ 189, PGBIND_NB_mark, PGBIND_NA_insert_cols, 0, (const pgbind_NodeBuildSet[]){ { 0, PGBIND_NV_placeholder, 0, "" }, { 2, PGBIND_NV_build, 9, "" }, { -1, PGBIND_NV_end, 0, "" } } }, /* mark_insert_cols: ResTarget */
+};
+
+const size_t pgbind_node_build_count = sizeof pgbind_node_builds / sizeof pgbind_node_builds[0];

@@ -74,6 +74,42 @@ typedef struct {
 	int32_t cond_values[8]; /* 0-terminated */
 } pgbind_NodeRuleLine;
 
+/* What a built node's field is set to (schema/summary.txt's build_NAME:F=V). */
+typedef enum {
+	PGBIND_NV_end,         /* the end of a build's fields */
+	PGBIND_NV_number,      /* an enum, bool or integer: number */
+	PGBIND_NV_string,      /* string */
+	PGBIND_NV_placeholder, /* the truncation's placeholder text */
+	PGBIND_NV_part,        /* the part measured (number: 1 when the field is a list) */
+	PGBIND_NV_build,       /* the node of build `number` (a list of it in a list field) */
+} pgbind_NodeValue;
+
+typedef enum {
+	PGBIND_NB_none,    /* a node another build holds */
+	PGBIND_NB_measure, /* the statement that measures its part */
+	PGBIND_NB_mark,    /* what is written in its part's place */
+} pgbind_NodeBuildRole;
+
+typedef struct {
+	int16_t field; /* index in the kind's fields; -1 ends the build */
+	uint8_t how;   /* pgbind_NodeValue */
+	int32_t number;
+	const char *string;
+} pgbind_NodeBuildSet;
+
+/* A node the truncation builds, every field not set zero. */
+typedef struct {
+	uint16_t message; /* index in pgbind_message_descs */
+	uint8_t role;     /* pgbind_NodeBuildRole */
+	uint8_t part;     /* pgbind_NodeAction: the truncate: part of a measure or mark build */
+	int32_t less;     /* a measure build: the characters of its own text */
+	const pgbind_NodeBuildSet *sets;
+} pgbind_NodeBuild;
+
+/* The builds, generated into node_rules.inc.c. */
+extern const pgbind_NodeBuild pgbind_node_builds[];
+extern const size_t pgbind_node_build_count;
+
 /* A kind's lines, in the file's order (NULL, 0 for a kind no line names). */
 typedef struct {
 	const pgbind_NodeRuleLine *const *lines;

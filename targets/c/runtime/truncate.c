@@ -9,7 +9,9 @@
  * INSERT's column list, a CTE's query, the WHERE clause of DELETE, COPY, CREATE INDEX, CREATE
  * RULE and ON CONFLICT's inference, ON CONFLICT's SET list and WHERE clause. Each gets the depth at
  * which the walker met it (every node and list it descends into is a level) and the length of its
- * text, measured by deparsing a small statement holding only it, less that statement's own text.
+ * text, measured by deparsing a small statement holding only it, less that statement's own text
+ * (the statements and the placeholders are schema/summary.txt's build_ lines, built here through
+ * the descriptor tables, pgbind_reflect.h, so that this file names no node kind but the root).
  * Parts of 3 characters or fewer are left. The parts are taken deepest first, then longest (ties in
  * the order met), and replaced, one more each time, by a placeholder the deparser writes "\"…\""
  * and the text then "...", until the text fits. Otherwise it is cut to max_length - 3 characters
@@ -73,54 +75,79 @@ static pgbind_Node **list1(Trunc *t, void *node)
 	return items;
 }
 
-static pgbind_Node *mark_column(Trunc *t)
+static bool is_list(const pgbind_FieldDesc *f)
 {
-	pgbind_ColumnRef *c = node_new(t, PGBIND_T_ColumnRef, sizeof *c);
-	pgbind_String *s = node_new(t, PGBIND_T_String, sizeof *s);
-	if (!c || !s)
-		return NULL;
-	s->sval = MARK;
-	c->fields = list1(t, s);
-	c->n_fields = 1;
-	return (pgbind_Node *)c;
+	return f->wire == PGBIND_WIRE_REPEATED_NODE || f->wire == PGBIND_WIRE_REPEATED_MESSAGE;
 }
 
-static pgbind_Node *mark_target(Trunc *t)
+/* Sets node's field f to value (a list of it when f is a list). false without value. */
+static bool put(Trunc *t, pgbind_Node *node, const pgbind_FieldDesc *f, pgbind_Node *value)
 {
-	pgbind_ResTarget *r = node_new(t, PGBIND_T_ResTarget, sizeof *r);
-	if (r) {
-		r->name = MARK;
-		r->val = mark_column(t);
+	char *at = (char *)node + f->offset;
+	if (!value)
+		return false;
+	if (!is_list(f)) {
+		*(pgbind_Node **)at = value;
+		return true;
 	}
-	return (pgbind_Node *)r;
+	pgbind_Node **one = list1(t, value);
+	if (one) {
+		*(pgbind_Node ***)at = one;
+		*(size_t *)((char *)node + f->count_offset) = 1;
+	}
+	return one != NULL;
 }
 
-static pgbind_SelectStmt *select_of(Trunc *t, pgbind_Node **targets, size_t n_targets, pgbind_Node *where,
-									pgbind_Node **values, size_t n_values)
+/* The build of this role for part (schema/summary.txt's build_measure_PART, build_mark_PART), or
+ * NULL. */
+static const pgbind_NodeBuild *build_for(pgbind_NodeBuildRole role, pgbind_NodeAction part)
 {
-	pgbind_SelectStmt *s = node_new(t, PGBIND_T_SelectStmt, sizeof *s);
-	if (s) {
-		s->targetList = targets;
-		s->n_targetList = n_targets;
-		s->whereClause = where;
-		s->valuesLists = values;
-		s->n_valuesLists = n_values;
-		s->limitOption = PGBIND_LIMIT_OPTION_DEFAULT;
-		s->op = PGBIND_SETOP_NONE;
-	}
-	return s;
+	for (size_t i = 0; i < pgbind_node_build_count; i++)
+		if (pgbind_node_builds[i].role == role && pgbind_node_builds[i].part == part)
+			return &pgbind_node_builds[i];
+	return NULL;
 }
 
-/* The relation x of the statements that measure SET and column lists. */
-static pgbind_RangeVar *relation_x(Trunc *t)
+/* A new node as build b declares it, every field it does not set zero (as makeNode); a measure
+ * build's part field gets the part (items, n in a list field, else one). NULL when out of memory. */
+static pgbind_Node *build(Trunc *t, const pgbind_NodeBuild *b, pgbind_Node **items, size_t n, pgbind_Node *one)
 {
-	pgbind_RangeVar *v = node_new(t, PGBIND_T_RangeVar, sizeof *v);
-	if (v) {
-		v->relname = "x";
-		v->inh = true;
-		v->relpersistence = "p";
+	const pgbind_MessageDesc *m = &pgbind_message_descs[b->message];
+	pgbind_Node *node = node_new(t, (pgbind_NodeTag)m->tag, m->size);
+	for (const pgbind_NodeBuildSet *s = b->sets; node && s->field >= 0; s++) {
+		const pgbind_FieldDesc *f = &m->fields[s->field];
+		char *at = (char *)node + f->offset;
+		switch (s->how) {
+		case PGBIND_NV_number: /* the generator allows an enum, a bool, an int32 */
+			if (f->wire == PGBIND_WIRE_BOOL)
+				*(bool *)at = s->number != 0;
+			else if (f->wire == PGBIND_WIRE_ENUM)
+				*(int *)at = s->number;
+			else
+				*(int32_t *)at = s->number;
+			break;
+		case PGBIND_NV_string:
+			*(const char **)at = s->string;
+			break;
+		case PGBIND_NV_placeholder:
+			*(const char **)at = MARK;
+			break;
+		case PGBIND_NV_part:
+			if (is_list(f)) {
+				*(pgbind_Node ***)at = items;
+				*(size_t *)((char *)node + f->count_offset) = n;
+			} else
+				*(pgbind_Node **)at = one;
+			break;
+		case PGBIND_NV_build:
+			if (!put(t, node, f, build(t, &pgbind_node_builds[s->number], NULL, 0, NULL)))
+				return NULL;
+			break;
+		default:
+			break;
+		}
 	}
-	return v;
+	return node;
 }
 
 /* The length of stmt deparsed alone. When the deparser cannot write it, the truncation fails, as
@@ -158,45 +185,20 @@ static void add_cut(Trunc *t, pgbind_NodeAction part, pgbind_Node *node, const p
 	t->n++;
 }
 
-/* The length of a part's text: a small statement holding only it, deparsed, less that statement's
+/* The length of a part's text: its measure_ build holding only it, deparsed, less that statement's
  * own text (libpg_query's measure: SELECT, SELECT WHERE, VALUES (), UPDATE x SET, INSERT INTO x ()
- * DEFAULT VALUES; a CTE's query by itself). -1 when the part is empty. */
+ * DEFAULT VALUES); a part without one (a CTE's query) by itself. -1 when the part is empty. */
 static int32_t part_length(Trunc *t, pgbind_NodeAction part, pgbind_Node *node, const pgbind_FieldDesc *f)
 {
-	size_t n;
+	size_t n = 0;
 	pgbind_Node **items = (pgbind_Node **)pgbind_field_list(node, f, &n);
 	pgbind_Node *one = (pgbind_Node *)pgbind_field_node(node, f);
-	switch (part) {
-	case PGBIND_NA_select_targets:
-		return n ? deparsed_length(t, select_of(t, items, n, NULL, NULL, 0)) - 7 : -1; /* SELECT */
-	case PGBIND_NA_where:
-		return one ? deparsed_length(t, select_of(t, NULL, 0, one, NULL, 0)) - 13 : -1; /* SELECT WHERE */
-	case PGBIND_NA_values:
-		return n ? deparsed_length(t, select_of(t, NULL, 0, NULL, items, n)) - 9 : -1; /* VALUES () */
-	case PGBIND_NA_set_targets: {
-		pgbind_UpdateStmt *u = n ? node_new(t, PGBIND_T_UpdateStmt, sizeof *u) : NULL;
-		if (!u)
-			return -1;
-		u->relation = relation_x(t);
-		u->targetList = items;
-		u->n_targetList = n;
-		return deparsed_length(t, u) - 13; /* UPDATE x SET */
-	}
-	case PGBIND_NA_insert_cols: {
-		pgbind_InsertStmt *x = n ? node_new(t, PGBIND_T_InsertStmt, sizeof *x) : NULL;
-		if (!x)
-			return -1;
-		x->relation = relation_x(t);
-		x->cols = items;
-		x->n_cols = n;
-		x->override = PGBIND_OVERRIDING_USER_VALUE; /* libpg_query's makeNode leaves 1 there */
-		return deparsed_length(t, x) - 31;          /* INSERT INTO x () DEFAULT VALUES */
-	}
-	case PGBIND_NA_cte_query:
-		return one ? deparsed_length(t, one) : -1;
-	default:
+	if (is_list(f) ? !n : !one)
 		return -1;
-	}
+	const pgbind_NodeBuild *b = build_for(PGBIND_NB_measure, part);
+	if (!b)
+		return deparsed_length(t, one);
+	return deparsed_length(t, build(t, b, items, n, one)) - b->less;
 }
 
 /* libpg_query's generate_possible_truncations: the parts of one node (its truncate: lines), then
@@ -237,44 +239,14 @@ static int cut_order(const void *pa, const void *pb)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
-/* Writes the placeholder in place of the part: a list of one placeholder target (one list of one
- * placeholder column for VALUES), a placeholder column, or a CTE query SELECT WHERE placeholder. */
+/* Writes the placeholder in place of the part: its mark_ build (a list of it in a list): a
+ * placeholder target, a list of one placeholder column for VALUES, a placeholder column, a CTE
+ * query SELECT WHERE placeholder. */
 static void cut(Trunc *t, const Cut *c)
 {
-	char *field = (char *)c->node + c->field->offset;
-	bool list = c->field->wire == PGBIND_WIRE_REPEATED_NODE || c->field->wire == PGBIND_WIRE_REPEATED_MESSAGE;
-	pgbind_Node *mark = NULL;
-	switch (c->part) {
-	case PGBIND_NA_values: {
-		pgbind_List *l = node_new(t, PGBIND_T_List, sizeof *l);
-		if (l) {
-			l->items = list1(t, mark_column(t));
-			l->n_items = 1;
-		}
-		mark = (pgbind_Node *)l;
-		break;
-	}
-	case PGBIND_NA_where:
-		mark = mark_column(t);
-		break;
-	case PGBIND_NA_cte_query:
-		mark = (pgbind_Node *)select_of(t, NULL, 0, mark_column(t), NULL, 0);
-		break;
-	default: /* targets, columns */
-		mark = mark_target(t);
-		break;
-	}
-	if (!mark)
-		return;
-	if (!list) {
-		*(pgbind_Node **)field = mark;
-		return;
-	}
-	pgbind_Node **one = list1(t, mark);
-	if (one) {
-		*(pgbind_Node ***)field = one;
-		*(size_t *)((char *)c->node + c->field->count_offset) = 1;
-	}
+	const pgbind_NodeBuild *b = build_for(PGBIND_NB_mark, c->part);
+	if (b)
+		put(t, c->node, c->field, build(t, b, NULL, 0, NULL));
 }
 
 /* Every pattern in s replaced by rep (no longer than it), left to right. */
