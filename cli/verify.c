@@ -445,6 +445,7 @@ int cli_verify(int argc, char **argv)
 	v->checks[CHECK_DEPARSE_REFUSED].name = "deparse refused: libpg_query's crashes or is wrong";
 	v->checks[CHECK_DEPARSE_KEEPS].name = "deparse of what protobuf loses parses back equal";
 	v->checks[CHECK_DEPARSE_THEIRS_WRONG].name = "deparse right where libpg_query's is not";
+	v->checks[CHECK_DEPARSE_MEMORY].name = "libpg_query deparser bugs: SQL as memory decides";
 	v->checks[CHECK_DEPARSE_DEPTH].name = "deparse refused: deeper than the stack holds";
 	v->checks[CHECK_DEPARSE_ISOLATED].name = "contract broken: in a child, libpg_query's";
 	v->checks[CHECK_ROUND_TRIP].name = "deparse round trip holds (parses back equal)";
