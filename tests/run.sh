@@ -272,6 +272,24 @@ grep -v '^ClusterStmt.relation ' schema/summary.txt >"$TMP/rules-table.txt"
 expect_fail "a field holding a table that no summary rule covers stops the generator, saying what to declare" 1 \
 	"rules-table.txt: error: ClusterStmt.relation holds a table \\(RangeVar\\) that no line covers: declare .*ClusterStmt.relation summary:none" \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o14") --node-rules "$TMP/rules-table.txt"
+# ... and its build_NAME: lines, the small statements the truncation measures with (node_rules.c)
+sed 's/^RangeVar          build_x:relname=x,/RangeVar          build_x:relnamee=x,/' schema/summary.txt >"$TMP/rules-build-field.txt"
+expect_fail "a build_ line setting a field the kind lacks stops the generator with file:line" 1 \
+	"rules-build-field.txt:[0-9]+:[0-9]+: error: RangeVar build_x: 'relnamee=x': expected FIELD=VALUE, FIELD a field of RangeVar" \
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o15") --node-rules "$TMP/rules-build-field.txt"
+sed 's/^RangeVar          build_x:relname=x,inh=true,/RangeVar          build_x:relname=x,inh=maybe,/' schema/summary.txt \
+	>"$TMP/rules-build-value.txt"
+expect_fail "... and one giving a field a value of another type" 1 \
+	"rules-build-value.txt:[0-9]+:[0-9]+: error: RangeVar build_x: RangeVar.inh \\(BOOL\\) cannot be set to 'maybe'" \
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o16") --node-rules "$TMP/rules-build-value.txt"
+sed 's/  less_measure_where:13$//' schema/summary.txt >"$TMP/rules-build-less.txt"
+expect_fail "... and a measure_ build without the length it takes off (less_NAME:)" 1 \
+	"rules-build-less.txt:[0-9]+:[0-9]+: error: SelectStmt: a measure_ build, and it only, says less_NAME:N" \
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o17") --node-rules "$TMP/rules-build-less.txt"
+grep -v '^ColumnRef         build_mark_where:' schema/summary.txt >"$TMP/rules-build-mark.txt"
+expect_fail "... and a truncated part with nothing declared to write in its place" 1 \
+	"rules-build-mark.txt:[0-9]+:[0-9]+: error: [A-Za-z]+ truncate: where: declare build_mark_where" \
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o18") --node-rules "$TMP/rules-build-mark.txt"
 touch "$TMP/a-file"
 expect_fail "an unwritable output directory stops the generator" 1 "cannot create output directory" \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/a-file")
