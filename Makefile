@@ -187,15 +187,11 @@ regen: deps $(BUILD)/pgbind-extract $(BUILD)/pgbind-gen
 
 # make regen's last step: every statement of the corpus the contract was derived from (run.sh
 # --list) through pgbind against the linked libpg_query (pgbind verify: parse, JSON, deparse,
-# fingerprint, normalize). A difference stops make regen, naming each statement; where it is
-# libpg_query's behaviour (fingerprint, normalize), the fix is a line of schema/libpg_query.txt.
+# fingerprint, normalize). A difference stops make regen, naming each statement, what differs and
+# the file where it is declared (scripts/regen-hint.sh).
 regen-verify: all
 	@$(BUILD)/pgbind verify $$(BUILD=$(BUILD) PG_MAJOR=$(PG_MAJOR) tools/deparse-probe/run.sh --list) \
-		>$(BUILD)/regen-verify.txt 2>&1 || { grep -v -e ' 0 failed$$' -e '^  ' $(BUILD)/regen-verify.txt | head -60 >&2; \
-		echo "make regen: libpg_query $(PG_MAJOR) and the regenerated pgbind differ on the statements above" \
-		"(all of it: $(BUILD)/regen-verify.txt). Where fingerprint or normalize differ, declare what this" \
-		"libpg_query does in schema/libpg_query.txt (a line with since:$(PG_MAJOR), or until: on the rule it" \
-		"ends; docs/versions.md) and run make regen again." >&2; exit 1; }
+		>$(BUILD)/regen-verify.txt 2>&1 || { scripts/regen-hint.sh $(BUILD)/regen-verify.txt $(PG_MAJOR) >&2; exit 1; }
 	@tail -1 $(BUILD)/regen-verify.txt | sed 's/^/make regen: pgbind verify on the corpus: /'
 
 check-generated: deps $(BUILD)/pgbind-gen check-generated-go

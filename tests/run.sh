@@ -290,6 +290,18 @@ grep -v '^ColumnRef         build_mark_where:' schema/summary.txt >"$TMP/rules-b
 expect_fail "... and a truncated part with nothing declared to write in its place" 1 \
 	"rules-build-mark.txt:[0-9]+:[0-9]+: error: [A-Za-z]+ truncate: where: declare build_mark_where" \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o18") --node-rules "$TMP/rules-build-mark.txt"
+# make regen's stop message (scripts/regen-hint.sh): a verify report with a normalize and a summary
+# check failing names each with its file to declare it in, and nothing for the checks that passed.
+printf '%s\n' 'MISMATCH a.sql:1 (statement at offset 0): normalize' '    SELECT 1' '3 statements in 1 files' \
+	'  fingerprint equals pg_query_fingerprint                 3 passed, 0 failed' \
+	'  normalize (from the tree) equals pg_query_normalize     2 passed, 1 failed' \
+	'  summary equals pg_query_summary (18 on)                 1 passed, 2 failed' '6 passed, 3 failed' >"$TMP/regen-report.txt"
+scripts/regen-hint.sh "$TMP/regen-report.txt" 16 >"$TMP/regen-hint.txt"
+step "make regen's stop message names the statement and, per failed check, the file to declare it in" sh -c "
+	grep -q '^MISMATCH a.sql:1' '$TMP/regen-hint.txt' &&
+	grep -A1 '^  normalize:' '$TMP/regen-hint.txt' | grep -q 'schema/libpg_query.txt (a normalize line with since:16' &&
+	grep -A1 '^  summary:' '$TMP/regen-hint.txt' | grep -q 'schema/summary.txt' &&
+	! grep -q '^  fingerprint:' '$TMP/regen-hint.txt' && test \$(grep -c '^  [a-z]' '$TMP/regen-hint.txt') -eq 2"
 touch "$TMP/a-file"
 expect_fail "an unwritable output directory stops the generator" 1 "cannot create output directory" \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/a-file")
