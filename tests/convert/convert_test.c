@@ -1,0 +1,612 @@
+/*
+ * convert_test.c -- measures the generated converters between two PostgreSQL majors (issue 52,
+ * docs/convert.md) against the majors' own libpg_query, all linked renamed into this program
+ * (build/majors/pgNN/libpg_query.o of make majors; CONVERT_TEST_MAJORS lists them as M(15) M(17)
+ * M(18)). Built and run by mk/convert.mk (make convert-test) and tests/run.sh's section convert.
+ *
+ *   convert_test OLDER NEWER DOC.md FRESH.md [--write] --corpus LABEL ROOT LIST [--corpus ...]
+ *
+ * Every statement of the corpora (each LIST names files under ROOT, one a line; each file split
+ * into statements by the newer major's scanner split) is parsed by both majors. Checked, each a
+ * failure when it does not hold: the older major's protobuf converted up and back down is that
+ * protobuf byte for byte; no input makes the interpreter crash (truncated and mutated encodings,
+ * random bytes) and nesting past PGBIND_CONVERT_MAX_DEPTH is PGBIND_CONVERT_TOO_DEEP; the
+ * measurement (up against the newer major's own parse, down against the older's, each
+ * difference by Message.field with its count), written to FRESH.md, equals DOC.md (--write:
+ * copied to DOC.md instead).
+ * Prints the time of the parses and of the conversions.
+ */
+#include <pg_query.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../majors/read_file.h"
+#include "convert_table.h"
+#include "pgbind_convert.h"
+#include "wire_diff.h"
+
+extern const cv_Table *const pgbind_convert_tables[];
+
+typedef PgQueryProtobufParseResult (*ParseFn)(const char *);
+typedef void (*FreeFn)(PgQueryProtobufParseResult);
+typedef PgQuerySplitResult (*SplitFn)(const char *);
+typedef void (*FreeSplitFn)(PgQuerySplitResult);
+
+typedef struct {
+	int major;
+	ParseFn parse;
+	FreeFn free_result;
+	SplitFn split;
+	FreeSplitFn free_split;
+} Major;
+
+#define M(N)                                                                             \
+	PgQueryProtobufParseResult pgbind_pg##N##_pg_query_parse_protobuf(const char *);     \
+	void pgbind_pg##N##_pg_query_free_protobuf_parse_result(PgQueryProtobufParseResult); \
+	PgQuerySplitResult pgbind_pg##N##_pg_query_split_with_scanner(const char *);         \
+	void pgbind_pg##N##_pg_query_free_split_result(PgQuerySplitResult);
+CONVERT_TEST_MAJORS
+#undef M
+#define M(N)                                                                                        \
+	{N, pgbind_pg##N##_pg_query_parse_protobuf, pgbind_pg##N##_pg_query_free_protobuf_parse_result, \
+	 pgbind_pg##N##_pg_query_split_with_scanner, pgbind_pg##N##_pg_query_free_split_result},
+static const Major majors[] = {CONVERT_TEST_MAJORS{0, 0, 0, 0, 0}};
+#undef M
+
+/* ---- counted differences ------------------------------------------------------------------------ */
+
+typedef struct {
+	char key[160];
+	int count;
+	char example[200];
+} Count;
+
+typedef struct {
+	Count *v;
+	int n, cap;
+} Counts;
+
+static void count_add(Counts *c, const char *key, const char *example)
+{
+	for (int i = 0; i < c->n; i++)
+		if (strcmp(c->v[i].key, key) == 0) {
+			c->v[i].count++;
+			return;
+		}
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 32;
+		c->v = realloc(c->v, (size_t)c->cap * sizeof *c->v);
+		if (!c->v)
+			abort();
+	}
+	Count *e = &c->v[c->n++];
+	snprintf(e->key, sizeof e->key, "%s", key);
+	e->count = 1;
+	snprintf(e->example, sizeof e->example, "%s", example);
+}
+
+static int by_count(const void *x, const void *y)
+{
+	const Count *a = x, *b = y;
+	return a->count != b->count ? b->count - a->count : strcmp(a->key, b->key);
+}
+
+/* An error message's class: its path from the last node kind on ("A_Expr.rexpr_list_start"),
+ * without list indices. */
+static void error_key(const char *message, char *out, size_t n)
+{
+	char buf[256];
+	size_t len = 0;
+	for (const char *p = message; *p && len + 1 < sizeof buf; p++) {
+		if (*p == '[') {
+			while (*p && *p != ']')
+				p++;
+			if (!*p)
+				break;
+			continue;
+		}
+		buf[len++] = *p;
+	}
+	buf[len] = '\0';
+	const char *start = buf;
+	for (const char *p = buf; *p && *p != ' '; p++)
+		if ((p == buf || p[-1] == '.') && *p >= 'A' && *p <= 'Z')
+			start = p;
+	snprintf(out, n, "%s", start);
+}
+
+static const cv_Table *table(int from, int to)
+{
+	for (size_t i = 0; pgbind_convert_tables[i]; i++)
+		if (pgbind_convert_tables[i]->from_major == from && pgbind_convert_tables[i]->to_major == to)
+			return pgbind_convert_tables[i];
+	return NULL;
+}
+
+static const Major *major(int n)
+{
+	for (const Major *m = majors; m->major; m++)
+		if (m->major == n)
+			return m;
+	return NULL;
+}
+
+/* ---- the measurement ------------------------------------------------------------------------------ */
+
+typedef struct {
+	const Major *older, *newer;
+	const cv_Table *up_t, *down_t;
+	long files, statements, parsed_older, parsed_newer, parsed_both;
+	long up_ok, up_equal, up_differ, identity_ok, identity_lossy, identity_fail, down_ok, down_equal, down_differ;
+	Counts up_errors, up_diffs, down_errors, down_diffs, losses;
+	double t_parse, t_up; /* seconds: the newer major's parses; the conversions up */
+	long n_timed;
+	/* a sample of the older major's encodings for the fuzz loop */
+	uint8_t **sample;
+	size_t *sample_len;
+	int n_sample;
+} Run;
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void example_of(const char *label, const char *file, const char *stmt, char *out, size_t n)
+{
+	char text[120];
+	size_t k = 0;
+	for (const char *p = stmt; *p && k + 1 < sizeof text; p++) {
+		char c = (*p == '\n' || *p == '\t' || *p == '\r') ? ' ' : *p;
+		if (c == '|' || c == '`' || (unsigned char)c >= 0x80)
+			c = '?'; /* the table's cell separator, code quotes; bytes that may not be UTF-8 */
+		if (c == ' ' && k && text[k - 1] == ' ')
+			continue;
+		text[k++] = c;
+	}
+	text[k] = '\0';
+	snprintf(out, n, "%s %s: `%s`", label, file, text);
+}
+
+/* The statement from its first token on: the split statement starts after the previous one's
+ * semicolon, with the whitespace and comments between (where majors place stmt_location
+ * differently; each file is also parsed whole, which measures that). */
+static const char *first_token(const char *sql)
+{
+	for (;;) {
+		while (*sql == ' ' || *sql == '\n' || *sql == '\t' || *sql == '\r' || *sql == '\f')
+			sql++;
+		if (sql[0] == '-' && sql[1] == '-') {
+			while (*sql && *sql != '\n')
+				sql++;
+		} else if (sql[0] == '/' && sql[1] == '*') {
+			const char *end = strstr(sql + 2, "*/");
+			if (!end)
+				return sql;
+			sql = end + 2;
+		} else
+			return sql;
+	}
+}
+
+/* Whether back differs from the older major's own parse only in fields declared dropped
+ * (schema/majors.txt's dropped:, CV_IN_DROP in the up table): keys in *lost. */
+static bool declared_losses(const cv_Table *up, const uint8_t *back, size_t back_len,
+							const PgQueryProtobufParseResult *pa, wd_Keys *lost)
+{
+	wd_diff(up, up->root, back, back_len, (const uint8_t *)pa->parse_tree.data, pa->parse_tree.len, lost);
+	if (!lost->n)
+		return false;
+	for (int i = 0; i < lost->n; i++) {
+		bool dropped = false;
+		for (uint32_t m = 0; m < up->n_messages; m++)
+			for (int k = 0; k < up->messages[m].n_proto; k++) {
+				char key[300];
+				snprintf(key, sizeof key, "%s.%s", up->messages[m].name, up->messages[m].fields[k].name);
+				if (strcmp(key, lost->keys[i]) == 0 && (up->messages[m].fields[k].flags & CV_IN_DROP) &&
+					strcmp(key, "ParseResult.version") != 0)
+					dropped = true;
+			}
+		if (!dropped)
+			return false;
+	}
+	return true;
+}
+
+static void statement(Run *r, const char *label, const char *file, const char *sql)
+{
+	PgQueryProtobufParseResult pa = r->older->parse(sql);
+	double t0 = now();
+	PgQueryProtobufParseResult pb = r->newer->parse(sql);
+	double t1 = now();
+	r->statements++;
+	bool a_ok = !pa.error, b_ok = !pb.error;
+	r->parsed_older += a_ok;
+	r->parsed_newer += b_ok;
+	r->parsed_both += a_ok && b_ok;
+	char example[200], key[256];
+	example_of(label, file, sql, example, sizeof example);
+	pgbind_ConvertError err;
+	if (a_ok) {
+		uint8_t *up = NULL, *back = NULL;
+		size_t up_len, back_len;
+		double t2 = now();
+		pgbind_ConvertCode c =
+			pgbind_convert_protobuf(r->older->major, r->newer->major, (const uint8_t *)pa.parse_tree.data,
+									pa.parse_tree.len, &up, &up_len, &err);
+		double t3 = now();
+		if (b_ok) {
+			r->t_parse += t1 - t0;
+			r->t_up += t3 - t2;
+			r->n_timed++;
+		}
+		if (c != PGBIND_CONVERT_OK) {
+			error_key(err.message, key, sizeof key);
+			count_add(&r->up_errors, key, example);
+		} else {
+			r->up_ok++;
+			if (b_ok) {
+				if (up_len == pb.parse_tree.len && memcmp(up, pb.parse_tree.data, up_len) == 0)
+					r->up_equal++;
+				else {
+					r->up_differ++;
+					wd_Keys keys = {0};
+					wd_diff(r->down_t, r->down_t->root, up, up_len, (const uint8_t *)pb.parse_tree.data,
+							pb.parse_tree.len, &keys);
+					for (int i = 0; i < keys.n; i++)
+						count_add(&r->up_diffs, keys.keys[i], example);
+					if (!keys.n)
+						count_add(&r->up_diffs, "(bytes differ, no field does: field order)", example);
+					free(keys.keys);
+				}
+			}
+			c = pgbind_convert_protobuf(r->newer->major, r->older->major, up, up_len, &back, &back_len, &err);
+			wd_Keys lost = {0};
+			if (c == PGBIND_CONVERT_OK && back_len == pa.parse_tree.len &&
+				memcmp(back, pa.parse_tree.data, back_len) == 0)
+				r->identity_ok++;
+			else if (c == PGBIND_CONVERT_OK && declared_losses(r->up_t, back, back_len, &pa, &lost)) {
+				r->identity_lossy++;
+				for (int i = 0; i < lost.n; i++)
+					count_add(&r->losses, lost.keys[i], example);
+			} else {
+				r->identity_fail++;
+				fprintf(stderr, "FAIL: up then down is not the identity (%s) on %s\n",
+						c == PGBIND_CONVERT_OK ? "bytes differ" : err.message, example);
+			}
+			free(lost.keys);
+			free(back);
+		}
+		free(up);
+		if (r->n_sample < 400 && pa.parse_tree.len > 8) {
+			r->sample[r->n_sample] = malloc(pa.parse_tree.len);
+			memcpy(r->sample[r->n_sample], pa.parse_tree.data, pa.parse_tree.len);
+			r->sample_len[r->n_sample++] = pa.parse_tree.len;
+		}
+	}
+	if (b_ok) {
+		uint8_t *down = NULL;
+		size_t down_len;
+		pgbind_ConvertCode c =
+			pgbind_convert_protobuf(r->newer->major, r->older->major, (const uint8_t *)pb.parse_tree.data,
+									pb.parse_tree.len, &down, &down_len, &err);
+		if (c != PGBIND_CONVERT_OK) {
+			error_key(err.message, key, sizeof key);
+			count_add(&r->down_errors, key, example);
+		} else {
+			r->down_ok++;
+			if (a_ok) {
+				if (down_len == pa.parse_tree.len && memcmp(down, pa.parse_tree.data, down_len) == 0)
+					r->down_equal++;
+				else {
+					r->down_differ++;
+					wd_Keys keys = {0};
+					wd_diff(r->up_t, r->up_t->root, down, down_len, (const uint8_t *)pa.parse_tree.data,
+							pa.parse_tree.len, &keys);
+					for (int i = 0; i < keys.n; i++)
+						count_add(&r->down_diffs, keys.keys[i], example);
+					free(keys.keys);
+				}
+			}
+		}
+		free(down);
+	}
+	r->older->free_result(pa);
+	r->newer->free_result(pb);
+}
+
+static bool corpus(Run *r, const char *label, const char *root, const char *list)
+{
+	char *names = majors_read_file(list);
+	if (!names) {
+		fprintf(stderr, "FAIL: cannot read %s\n", list);
+		return false;
+	}
+	for (char *line = strtok(names, "\n"); line; line = strtok(NULL, "\n")) {
+		if (!*line || *line == '#')
+			continue;
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", root, line);
+		char *text = majors_read_file(path);
+		if (!text) {
+			fprintf(stderr, "FAIL: cannot read %s (listed in %s)\n", path, list);
+			free(names);
+			return false;
+		}
+		r->files++;
+		PgQuerySplitResult s = r->newer->split(text);
+		if (s.error)
+			; /* the whole file only, below */
+		else
+			for (int i = 0; i < s.n_stmts; i++) {
+				char *sql = strndup(text + s.stmts[i]->stmt_location, (size_t)s.stmts[i]->stmt_len);
+				statement(r, label, line, first_token(sql));
+				free(sql);
+			}
+		r->newer->free_split(s);
+		statement(r, label, line, text);
+		free(text);
+	}
+	free(names);
+	return true;
+}
+
+static void write_counts(FILE *f, const char *title, Counts *c)
+{
+	qsort(c->v, (size_t)c->n, sizeof *c->v, by_count);
+	fprintf(f, "\n%s\n\n", title);
+	if (!c->n) {
+		fprintf(f, "None.\n");
+		return;
+	}
+	fprintf(f, "| difference | statements | first |\n|---|---:|---|\n");
+	for (int i = 0; i < c->n; i++)
+		fprintf(f, "| `%s` | %d | %s |\n", c->v[i].key, c->v[i].count, c->v[i].example);
+}
+
+static void write_doc(Run *r, FILE *f, char **labels, int n_labels)
+{
+	int a = r->older->major, b = r->newer->major;
+	fprintf(f, "# PostgreSQL %d and %d: converted trees against each major's own parse\n\n", a, b);
+	fprintf(f, "Generated by tests/convert/convert_test.c (`make convert-doc`; `make check PARTS=convert` fails when\n"
+			   "it is stale): do not edit. docs/convert.md says what is converted and how.\n\n");
+	fprintf(f, "Corpora:");
+	for (int i = 0; i < n_labels; i++)
+		fprintf(f, "%s %s", i ? "," : "", labels[i]);
+	fprintf(f,
+			" (%ld files: each whole and each of its statements as %d's scanner splits them, from its\n"
+			"first token: %ld inputs).\n\n",
+			r->files, b, r->statements);
+	fprintf(f, "| | inputs |\n|---|---:|\n");
+	fprintf(f, "| parsed by %d | %ld |\n| parsed by %d | %ld |\n| parsed by both | %ld |\n", a, r->parsed_older, b,
+			r->parsed_newer, r->parsed_both);
+	fprintf(f, "| %d's converted up to %d | %ld |\n| ... equal to %d's own parse, byte for byte | %ld |\n", a, b,
+			r->up_ok, b, r->up_equal);
+	fprintf(f, "| ... different (below) | %ld |\n", r->up_differ);
+	fprintf(f, "| %d's up then down equal to %d's own, byte for byte | %ld of %ld |\n", a, a, r->identity_ok, r->up_ok);
+	fprintf(f, "| ... equal but for fields declared dropped (below) | %ld |\n", r->identity_lossy);
+	fprintf(f, "| %d's converted down to %d | %ld |\n| ... equal to %d's own parse, byte for byte | %ld |\n", b, a,
+			r->down_ok, a, r->down_equal);
+	fprintf(f, "| ... different (below) | %ld |\n", r->down_differ);
+	fprintf(f, "\nA statement with several differences counts under each; `first` is the first statement that\n"
+			   "shows it (corpus, file, text).\n");
+	char title[200];
+	snprintf(title, sizeof title, "## Up (%d to %d): where the converted tree differs from %d's parse", a, b, b);
+	write_counts(f, title, &r->up_diffs);
+	snprintf(title, sizeof title, "## Up then down (%d to %d to %d): values lost, as declared (dropped:)", a, b, a);
+	write_counts(f, title, &r->losses);
+	snprintf(title, sizeof title, "## Up (%d to %d): statements with no form in %d", a, b, b);
+	write_counts(f, title, &r->up_errors);
+	snprintf(title, sizeof title, "## Down (%d to %d): statements with no form in %d", b, a, a);
+	write_counts(f, title, &r->down_errors);
+	snprintf(title, sizeof title, "## Down (%d to %d): where the converted tree differs from %d's parse", b, a, a);
+	write_counts(f, title, &r->down_diffs);
+}
+
+/* ---- malformed input ---------------------------------------------------------------------------- */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static long tried[6];
+
+static void try_convert(int from, int to, const uint8_t *p, size_t n)
+{
+	uint8_t *out = NULL;
+	size_t out_len;
+	pgbind_ConvertError err;
+	pgbind_ConvertCode c = pgbind_convert_protobuf(from, to, p, n, &out, &out_len, &err);
+	if (c > PGBIND_CONVERT_NO_PAIR || (c != PGBIND_CONVERT_OK && (out || !err.message[0]))) {
+		fprintf(stderr, "FAIL: code %d without its error\n", c);
+		exit(1);
+	}
+	tried[c]++;
+	free(out);
+}
+
+static bool fuzz(Run *r)
+{
+	int a = r->older->major, b = r->newer->major;
+	for (int i = 0; i < r->n_sample; i++) {
+		const uint8_t *p = r->sample[i];
+		size_t n = r->sample_len[i];
+		for (size_t cut = 0; cut < n; cut += 1 + n / 24)
+			try_convert(a, b, p, cut);
+		uint8_t *m = malloc(n);
+		for (int k = 0; k < 24; k++) {
+			memcpy(m, p, n);
+			for (int j = 0; j < 1 + k % 3; j++)
+				m[rng() % n] ^= (uint8_t)(1u << (rng() % 8));
+			try_convert(a, b, m, n);
+			try_convert(b, a, m, n);
+		}
+		for (size_t j = 0; j < n; j++)
+			m[j] = (uint8_t)rng();
+		try_convert(a, b, m, n);
+		free(m);
+	}
+	printf("fuzz %d<->%d: %ld ok, %ld malformed, %ld no form, %ld too deep\n", a, b, tried[0], tried[1], tried[2],
+		   tried[3]);
+	return tried[PGBIND_CONVERT_MALFORMED] > 0;
+}
+
+/* ParseResult{stmts: RawStmt{stmt: Node{a_expr: A_Expr{lexpr: Node{...}}}}}, `depth` A_Exprs deep. */
+static int field_number(const cv_Table *t, const char *msg, const char *field)
+{
+	for (uint32_t i = 0; i < t->n_messages; i++)
+		if (strcmp(t->messages[i].name, msg) == 0)
+			for (int k = 0; k < t->messages[i].n_proto; k++)
+				if (strcmp(t->messages[i].fields[k].name, field) == 0)
+					return (int)t->messages[i].fields[k].number;
+	return -1;
+}
+
+static size_t wrap(uint8_t *buf, size_t len, size_t cap, int number)
+{
+	uint8_t head[16];
+	size_t h = 0;
+	uint64_t values[2] = {(uint64_t)number << 3 | 2, len}; /* the tag, the length: varints */
+	for (int k = 0; k < 2; k++)
+		for (uint64_t v = values[k];; v >>= 7) {
+			head[h++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+			if (v < 0x80)
+				break;
+		}
+	if (len + h > cap)
+		abort();
+	memmove(buf + h, buf, len);
+	memcpy(buf, head, h);
+	return len + h;
+}
+
+static pgbind_ConvertCode nested(const cv_Table *t, int depth)
+{
+	int a_expr = field_number(t, "Node", "a_expr"), lexpr = field_number(t, "A_Expr", "lexpr");
+	int stmt = field_number(t, "RawStmt", "stmt"), stmts = field_number(t, "ParseResult", "stmts");
+	size_t cap = (size_t)depth * 12 + 64, len = 0;
+	uint8_t *buf = calloc(1, cap);
+	for (int i = 0; i < depth; i++) {
+		if (i)
+			len = wrap(buf, len, cap, lexpr);
+		len = wrap(buf, len, cap, a_expr);
+	}
+	len = wrap(buf, len, cap, stmt);
+	len = wrap(buf, len, cap, stmts);
+	uint8_t *out = NULL;
+	size_t out_len;
+	pgbind_ConvertError err;
+	pgbind_ConvertCode c = pgbind_convert_protobuf(t->from_major, t->to_major, buf, len, &out, &out_len, &err);
+	free(out);
+	free(buf);
+	return c;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 5) {
+		fprintf(stderr, "usage: %s OLDER NEWER DOC.md FRESH.md [--write] --corpus LABEL ROOT LIST ...\n", argv[0]);
+		return 2;
+	}
+	Run r = {0};
+	r.older = major(atoi(argv[1]));
+	r.newer = major(atoi(argv[2]));
+	if (!r.older || !r.newer) {
+		fprintf(stderr, "FAIL: major %s or %s not linked in\n", argv[1], argv[2]);
+		return 2;
+	}
+	r.up_t = table(r.older->major, r.newer->major);
+	r.down_t = table(r.newer->major, r.older->major);
+	if (!r.up_t || !r.down_t) {
+		fprintf(stderr, "FAIL: no tables for %d and %d\n", r.older->major, r.newer->major);
+		return 2;
+	}
+	const char *doc = argv[3], *fresh = argv[4];
+	bool write = false;
+	char *labels[16];
+	int n_labels = 0;
+	r.sample = calloc(400, sizeof *r.sample);
+	r.sample_len = calloc(400, sizeof *r.sample_len);
+	bool ok = true;
+	for (int i = 5; i < argc && ok; i++) {
+		if (strcmp(argv[i], "--write") == 0)
+			write = true;
+		else if (strcmp(argv[i], "--corpus") == 0 && i + 3 < argc && n_labels < 16) {
+			labels[n_labels++] = argv[i + 1];
+			ok = corpus(&r, argv[i + 1], argv[i + 2], argv[i + 3]);
+			i += 3;
+		} else {
+			fprintf(stderr, "FAIL: unexpected argument %s\n", argv[i]);
+			return 2;
+		}
+	}
+	if (!ok)
+		return 1;
+	int a = r.older->major, b = r.newer->major;
+	printf("%d<->%d: %ld statements, both parse %ld; up %ld equal, %ld differ; identity %ld of %ld; down %ld equal, "
+		   "%ld differ, %ld no form\n",
+		   a, b, r.statements, r.parsed_both, r.up_equal, r.up_differ, r.identity_ok, r.up_ok, r.down_equal,
+		   r.down_differ, r.parsed_newer - r.down_ok);
+	if (r.n_timed)
+		printf("time per statement (%ld both parse): %d's parse_protobuf %.1f us, conversion up %.2f us (%.1f%%)\n",
+			   r.n_timed, b, r.t_parse / (double)r.n_timed * 1e6, r.t_up / (double)r.n_timed * 1e6,
+			   100.0 * r.t_up / r.t_parse);
+	if (r.statements < 100 || r.parsed_both < 100) {
+		fprintf(stderr, "FAIL: too few statements (%ld, %ld both parse): a corpus is missing\n", r.statements,
+				r.parsed_both);
+		ok = false;
+	}
+	if (r.identity_fail) {
+		fprintf(stderr, "FAIL: up then down differs on %ld statements\n", r.identity_fail);
+		ok = false;
+	}
+	if (!fuzz(&r)) {
+		fprintf(stderr, "FAIL: no mutated input was found malformed\n");
+		ok = false;
+	}
+	pgbind_ConvertCode deep = nested(r.up_t, PGBIND_CONVERT_MAX_DEPTH), shallow = nested(r.up_t, 500);
+	if (deep != PGBIND_CONVERT_TOO_DEEP || shallow != PGBIND_CONVERT_OK) {
+		fprintf(stderr, "FAIL: %d nested A_Exprs gave %d (expected TOO_DEEP), 500 gave %d (expected OK)\n",
+				PGBIND_CONVERT_MAX_DEPTH, deep, shallow);
+		ok = false;
+	}
+	char *text = NULL;
+	size_t text_len = 0;
+	FILE *mem = open_memstream(&text, &text_len);
+	write_doc(&r, mem, labels, n_labels);
+	fclose(mem);
+	FILE *f = fopen(fresh, "w");
+	if (!f || fwrite(text, 1, text_len, f) != text_len || fclose(f) != 0) {
+		fprintf(stderr, "FAIL: cannot write %s\n", fresh);
+		return 1;
+	}
+	if (write) {
+		f = fopen(doc, "w");
+		if (!f || fwrite(text, 1, text_len, f) != text_len || fclose(f) != 0) {
+			fprintf(stderr, "FAIL: cannot write %s\n", doc);
+			return 1;
+		}
+		printf("wrote %s\n", doc);
+	} else {
+		char *old = majors_read_file(doc);
+		if (!old || strcmp(old, text) != 0) {
+			fprintf(stderr, "FAIL: %s is stale: the measurement differs (now in %s; make convert-doc)\n", doc, fresh);
+			ok = false;
+		}
+		free(old);
+	}
+	free(text);
+	if (ok)
+		printf("convert %d<->%d: all checks passed\n", a, b);
+	return ok ? 0 : 1;
+}
