@@ -101,9 +101,21 @@ cv_run = $(CONVERT_TEST) $(call cv_older,$(1)) $(call cv_newer,$(1)) \
 	$(call cv_debian,$(call cv_older,$(1))) $(call cv_debian,$(call cv_newer,$(1)))
 
 .PHONY: convert-run
-# Runs the test on every pair (tests/run.sh's section convert does the same).
-convert-run: convert-test $(CONVERT_BUILD)/project.txt
+# Runs the test on every pair. The commands are also written as build/convert/run-pgA-pgB.sh,
+# which tests/run.sh's section convert runs (it knows no pairs or trees of its own).
+convert-run: convert-test
 	@set -e; $(foreach p,$(CONVERT_PAIRS),$(call cv_run,$(p));)
+
+convert-test: $(CONVERT_BUILD)/project.txt $(foreach p,$(CONVERT_PAIRS),$(CONVERT_BUILD)/run-pg$(call cv_older,$(p))-pg$(call cv_newer,$(p)).sh)
+$(CONVERT_BUILD)/run-pg%.sh: majors-force
+	@mkdir -p $(CONVERT_BUILD)
+	@$(foreach p,$(CONVERT_PAIRS),$(if $(filter run-pg$(call cv_older,$(p))-pg$(call cv_newer,$(p)).sh,$(notdir $@)),\
+		printf '#!/bin/sh\n# Written by mk/convert.mk: the convert test of one pair.\nexec %s "$$@"\n' \
+		'$(call cv_run,$(p))' >$@.new;))
+	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; chmod +x $@; fi
+
+# make check builds the test (tests/run.sh's section convert runs it).
+check: convert-test $(CONVERT_GEN)
 
 convert-doc: convert-test $(CONVERT_BUILD)/project.txt
 	@set -e; $(foreach p,$(CONVERT_PAIRS),$(call cv_run,$(p),--write);)

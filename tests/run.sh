@@ -689,6 +689,42 @@ step "each renamed major and the user's -lpg_query in one process = each major's
 step "... the same with ThreadSanitizer (the project corpus, one round)" \
 	"$BUILD/majors/one_process_tsan" --threads=4 --rounds=1 $MAJORS_SQL
 
+
+# The generated converters between majors' parse trees (issue 52, part 3; mk/convert.mk,
+# docs/convert.md): the measurement per pair (build/convert/run-pgA-pgB.sh, written by make
+# convert-test) and the generator's refusals.
+section convert "converters between majors (tests/convert, docs/generated/majors-*.md)"
+step "make convert-test wrote a run script per pair" sh -c "ls '$BUILD'/convert/run-pg*-pg*.sh >/dev/null"
+for run in "$BUILD"/convert/run-pg*-pg*.sh; do
+	[ -e "$run" ] || continue
+	pair=${run##*/run-}
+	step "${pair%.sh}: up = the newer's parse but where docs/generated lists; up then down = identity; fuzz" "$run"
+done
+CV_GEN="$BUILD/pgbind-convert-gen"
+cv_arg() { echo "$1:$BUILD/majors/pg$1/tree/protobuf/pg_query.proto:$BUILD/majors/pg$1/tree/pg_query.h"; }
+step "the committed tables are what the generator makes of the trees (15-18, 17-18)" sh -c "
+	'$CV_GEN' $(cv_arg 15) $(cv_arg 18) schema/majors.txt '$TMP/cv1518.c' && cmp targets/c/generated/convert/pg15_pg18.c '$TMP/cv1518.c' &&
+	'$CV_GEN' $(cv_arg 17) $(cv_arg 18) schema/majors.txt '$TMP/cv1718.c' && cmp targets/c/generated/convert/pg17_pg18.c '$TMP/cv1718.c'"
+grep -v '^InsertStmt.returning_list' schema/majors.txt >"$TMP/majors-noret.txt"
+expect_fail "an undeclared field of the older major stops the generator with both protos' lines and the line to add" 1 \
+	'pg15/tree/protobuf/pg_query.proto:[0-9]+: error: InsertStmt.returning_list \(15\) has no field of that name in 18 \(message InsertStmt at .*pg18/tree/protobuf/pg_query.proto:[0-9]+\)' \
+	"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-noret.txt" "$TMP/cv.c"
+expect_fail "... and the lines that would declare it" 1 '^ +InsertStmt.returning_list moved:FIELD.FIELD until:15 ' \
+	"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-noret.txt" "$TMP/cv.c"
+grep -v '^AlterTableType.AT_CheckNotNull' schema/majors.txt >"$TMP/majors-noenum.txt"
+expect_fail "... so does an enum value the newer major lacks" 1 \
+	'error: enum value AlterTableType.AT_CheckNotNull \(17\) is not in 18.s enum AlterTableType \(.*pg18/tree/protobuf/pg_query.proto:[0-9]+\)' \
+	"$CV_GEN" "$(cv_arg 17)" "$(cv_arg 18)" "$TMP/majors-noenum.txt" "$TMP/cv.c"
+{ cat schema/majors.txt; echo 'SelectStmt.target_list dropped:true'; } >"$TMP/majors-stale.txt"
+expect_fail "a declaration that matches no difference is stale: refused with its line" 1 \
+	"majors-stale.txt:[0-9]+:[0-9]+: error: override 'SelectStmt.target_list dropped:true' matches nothing" \
+	"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-stale.txt" "$TMP/cv.c"
+sed 's/^UpdateStmt.returning_list   moved:returning_clause.exprs/UpdateStmt.returning_list   moved:returning_clause.expr/' \
+	schema/majors.txt >"$TMP/majors-path.txt"
+expect_fail "a moved: path to no field of the newer major is refused" 1 \
+	'error: moved:returning_clause.expr: ReturningClause has no field expr' \
+	"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-path.txt" "$TMP/cv.c"
+
 section_end
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
