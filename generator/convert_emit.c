@@ -292,7 +292,7 @@ static void build_inputs(Dir *d, json_t *m, InList *in)
 		if (is_msg)
 			e->sub = msg_index(d, cg_str(ef, "type"));
 		const char *owner = e->parent < 0 ? mn : cg_str(in->v[e->parent].field, "type");
-		if (strcmp(owner, "Node") == 0)
+		if (strcmp(owner, "Node") == 0 && e->parent < 0) /* a pseudo field keeps its path as its name */
 			e->flags |= IN_NODE;
 		json_t *other = e->parent < 0 ? cg_field(cg_msg(d->D, mn), cg_str(ef, "name")) : NULL;
 		if (e->parent < 0 && decl(d, mn, cg_str(ef, "name"), "set"))

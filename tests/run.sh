@@ -700,6 +700,21 @@ for run in "$BUILD"/convert/run-pg*-pg*.sh; do
 	pair=${run##*/run-}
 	step "${pair%.sh}: up = the newer's parse but where docs/generated lists; up then down = identity; fuzz" "$run"
 done
+# what a value with no older form says: its path, exactly (convert_test --show)
+cv_show() { "$BUILD/convert/convert_test" "$1" "$2" --show "$3" | grep -qxF "$4"; }
+step "down: MERGE's RETURNING (17) names its path in 15" cv_show 15 18 \
+	'MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN DELETE RETURNING t.id' \
+	'18 to 15: error 2: stmts[0].stmt.MergeStmt.returning_clause (18) has no form in 15 (at byte 116)'
+step "down: RETURNING WITH (OLD AS o) (18) is the moved clause's other field" cv_show 17 18 \
+	'UPDATE t SET v = 1 RETURNING WITH (OLD AS o) o.v' \
+	'18 to 17: error 2: stmts[0].stmt.UpdateStmt.returning_clause.options (18) has no form in 17 (at byte 46)'
+step "down: SET STATISTICS DEFAULT (17) leaves 15's integer nothing to read" cv_show 15 18 \
+	'ALTER STATISTICS s SET STATISTICS DEFAULT' \
+	'18 to 15: error 2: stmts[0].stmt.AlterStatsStmt.stxstattarget = absent (18) has no form in 15 (at byte 0)'
+step "up: SET STATISTICS 5 (15's integer) is 18's own parse (an Integer node)" cv_show 15 18 \
+	'ALTER STATISTICS s SET STATISTICS 5' "15 to 18: 26 bytes, equal to 18's own parse"
+step "... and down again 15's own" cv_show 15 18 \
+	'ALTER STATISTICS s SET STATISTICS 5' "18 to 15: 21 bytes, equal to 15's own parse"
 CV_GEN="$BUILD/pgbind-convert-gen"
 cv_arg() { echo "$1:$BUILD/majors/pg$1/tree/protobuf/pg_query.proto:$BUILD/majors/pg$1/tree/pg_query.h"; }
 step "the committed tables are what the generator makes of the trees (15-18, 17-18)" sh -c "

@@ -5,6 +5,7 @@
  * M(18)). Built and run by mk/convert.mk (make convert-test) and tests/run.sh's section convert.
  *
  *   convert_test OLDER NEWER DOC.md FRESH.md [--write] --corpus LABEL ROOT LIST [--corpus ...]
+ *   convert_test OLDER NEWER --show SQL     (each major's parse converted to the other: the result)
  *
  * Every statement of the corpora (each LIST names files under ROOT, one a line; each file split
  * into statements by the newer major's scanner split) is parsed by both majors. Checked, each a
@@ -512,6 +513,36 @@ static pgbind_ConvertCode nested(const cv_Table *t, int depth)
 	return c;
 }
 
+/* --show: what converting each major's parse of sql to the other gives. */
+static int show(const Run *r, const char *sql)
+{
+	const Major *from[2] = {r->older, r->newer}, *to[2] = {r->newer, r->older};
+	for (int i = 0; i < 2; i++) {
+		PgQueryProtobufParseResult p = from[i]->parse(sql);
+		if (p.error)
+			printf("%d: %s\n", from[i]->major, p.error->message);
+		else {
+			uint8_t *out = NULL;
+			size_t n;
+			pgbind_ConvertError err;
+			pgbind_ConvertCode c = pgbind_convert_protobuf(
+				from[i]->major, to[i]->major, (const uint8_t *)p.parse_tree.data, p.parse_tree.len, &out, &n, &err);
+			PgQueryProtobufParseResult q = to[i]->parse(sql);
+			if (c)
+				printf("%d to %d: error %d: %s (at byte %zu)\n", from[i]->major, to[i]->major, c, err.message,
+					   err.offset);
+			else
+				printf("%d to %d: %zu bytes, %s %d's own parse\n", from[i]->major, to[i]->major, n,
+					   !q.error && n == q.parse_tree.len && memcmp(out, q.parse_tree.data, n) == 0 ? "equal to" : "not",
+					   to[i]->major);
+			to[i]->free_result(q);
+			free(out);
+		}
+		from[i]->free_result(p);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 5) {
@@ -531,6 +562,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "FAIL: no tables for %d and %d\n", r.older->major, r.newer->major);
 		return 2;
 	}
+	if (strcmp(argv[3], "--show") == 0)
+		return show(&r, argv[4]);
 	const char *doc = argv[3], *fresh = argv[4];
 	bool write = false;
 	char *labels[16];

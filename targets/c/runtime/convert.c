@@ -16,6 +16,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,11 +46,11 @@ typedef struct {
 	size_t len, cap;
 	Occ *occ;
 	size_t n_occ, cap_occ;
-	PathStep path[PGBIND_CONVERT_MAX_DEPTH + 1];
 	int depth;
 	pgbind_ConvertError *err;
 	pgbind_ConvertCode code;
 	bool failed;
+	PathStep path[PGBIND_CONVERT_MAX_DEPTH + 1]; /* last: not cleared (64 KiB), written as entered */
 } Cx;
 
 static bool fail(Cx *cx, pgbind_ConvertCode code, const uint8_t *at, const char *fmt, ...)
@@ -361,14 +362,18 @@ static bool write_entry(Cx *cx, const cv_Message *m, const cv_OutField *e, size_
 	default:
 		break;
 	}
-	if (e->flags & CV_OUT_NEEDS_PARENT)
+	if (e->flags & CV_OUT_NEEDS_PARENT) { /* the outermost absent one names what is missing */
+		int absent = -1;
 		for (int p = m->fields[e->src].parent; p >= 0; p = m->fields[p].parent) {
 			bool present = false;
 			for (size_t i = first; i < last; i++)
 				present |= cx->occ[i].field == p;
 			if (!present)
-				return no_form(cx, m, &m->fields[p], NULL, " absent");
+				absent = p;
 		}
+		if (absent >= 0)
+			return no_form(cx, m, &m->fields[absent], NULL, " = absent");
+	}
 	int ordinal = 0;
 	for (size_t i = first; i < last && !cx->failed; i++)
 		if (cx->occ[i].field == e->src && !write_occ(cx, m, e, &cx->occ[i], ordinal++))
@@ -444,7 +449,7 @@ pgbind_ConvertCode pgbind_convert_protobuf(int from_major, int to_major, const u
 		}
 		return PGBIND_CONVERT_NO_PAIR;
 	}
-	Cx *cx = calloc(1, sizeof *cx);
+	Cx *cx = malloc(sizeof *cx);
 	if (!cx) {
 		if (err) {
 			err->code = PGBIND_CONVERT_NO_MEMORY;
@@ -452,6 +457,7 @@ pgbind_ConvertCode pgbind_convert_protobuf(int from_major, int to_major, const u
 		}
 		return PGBIND_CONVERT_NO_MEMORY;
 	}
+	memset(cx, 0, offsetof(Cx, path));
 	cx->t = t;
 	cx->base = in;
 	cx->err = err;
