@@ -13,7 +13,7 @@
 
 /* The C enums of targets/c/runtime/convert_table.h, by value. */
 enum { IN_REPEATED = 1, IN_DROP = 2, IN_INLINE = 4, IN_NODE = 8 };
-enum { OP_COPY, OP_MSG, OP_ENUM, OP_VALUE, OP_SYNTH, OP_CONST };
+enum { OP_COPY, OP_MSG, OP_ENUM, OP_VALUE, OP_SYNTH, OP_CONST, OP_DEFAULT, OP_DEFAULT_CHECK };
 enum { OUT_ALWAYS = 1, OUT_NEEDS_PARENT = 2 };
 enum { MSG_NO_FORM = 1, MSG_STREAM = 2 };
 
@@ -31,6 +31,8 @@ typedef struct {
 	gen_Buf enum_rows;
 	int n_values;
 	gen_Buf value_rows;
+	int n_defaults;
+	gen_Buf default_rows;
 } Dir;
 
 typedef struct {
@@ -170,6 +172,56 @@ static int value_map(Dir *d, const char *msg, json_t *fo, json_t *fn, gen_Error 
 	}
 	gen_Buf_puts(&d->body, "};\n");
 	gen_Buf_printf(&d->value_rows, "\t{\"%s\", %s_value_%d, %d, %d, %d},\n", target, d->pre, idx, n, in_str, out_str);
+	return idx;
+}
+
+/* A default: declaration (with its if:FIELD=VALUE|...) on g, a field of message mn only the newer
+ * major has: its index in the defaults table, -1 when there is none, -2 on an error. */
+static int default_entry(Dir *d, const InList *in, const char *mn, json_t *g, gen_Error *err)
+{
+	const char *gn = cg_str(g, "name"), *def = decl(d, mn, gn, "default");
+	if (!def)
+		return -1;
+	char target[256], buf[256];
+	snprintf(target, sizeof target, "%s.%s", mn, gn);
+	bool is_str;
+	unsigned long long num;
+	if (!value_of(d, g, d->pair->newer, def, target, &is_str, &num, err))
+		return -2;
+	int idx = d->n_defaults++, cond = -1, n = 0;
+	const char *when = decl(d, mn, gn, "if");
+	if (when) {
+		snprintf(buf, sizeof buf, "%s", when);
+		char *eq = strchr(buf, '=');
+		if (eq)
+			*eq = '\0';
+		cond = eq ? in_find(in, buf) : -1;
+		json_t *cf = cond >= 0 ? in->v[cond].field : NULL, *other = cg_field(cg_msg(d->D, mn), buf);
+		if (!cf || in->v[cond].parent >= 0 || !other || !cg_same_type(cf, other) ||
+			strcmp(cg_str(cf, "type_kind"), "message") == 0 || json_is_true(json_object_get(cf, "repeated")))
+			return overrides_fail(d->pair->ov, err, target, "if",
+								  "if:%s: expected FIELD=VALUE|..., FIELD a scalar or enum both majors have", when),
+				   -2;
+		gen_Buf_printf(&d->body, "static const uint64_t %s_cond_%d[] = {", d->pre, idx);
+		char *save = NULL;
+		for (char *v = strtok_r(eq + 1, "|,", &save); v; v = strtok_r(NULL, "|,", &save), n++) {
+			bool s_str;
+			unsigned long long cnum;
+			if (!value_of(d, cf, d->S, v, target, &s_str, &cnum, err))
+				return -2;
+			if (s_str)
+				return overrides_fail(d->pair->ov, err, target, "if", "if: a string field cannot be a condition"), -2;
+			gen_Buf_printf(&d->body, "%s%lluu", n ? ", " : "", cnum);
+		}
+		gen_Buf_puts(&d->body, "};\n");
+	}
+	char cond_arr[64] = "NULL", str[160] = "NULL";
+	if (when)
+		snprintf(cond_arr, sizeof cond_arr, "%s_cond_%d", d->pre, idx);
+	if (is_str)
+		snprintf(str, sizeof str, "\"%s\"", def);
+	gen_Buf_printf(&d->default_rows, "\t{\"%s\", %d, %s, %d, %s, %lluu},\n", target, cond, cond_arr, n, str,
+				   is_str ? 0ULL : num);
 	return idx;
 }
 
@@ -328,7 +380,7 @@ static int build_plan(Dir *d, json_t *m, const InList *in, bool *stream, gen_Err
 	*stream = false;
 	if (!dm || json_object_get(d->pair->unset_msgs, mn))
 		return -1;
-	size_t nd = json_array_size(json_object_get(dm, "fields"));
+	size_t nd = json_array_size(json_object_get(dm, "fields")) + json_array_size(json_object_get(m, "fields"));
 	OutF *out = gen_xcalloc(nd + 1, sizeof *out);
 	int n_out = 0;
 	bool simple = true;
@@ -364,7 +416,7 @@ static int build_plan(Dir *d, json_t *m, const InList *in, bool *stream, gen_Err
 			json_t *fo;
 			char *paths[16];
 			int srcs[16], k = 0;
-			bool always[16];
+			bool always[16], taken = false;
 			json_array_foreach(json_object_get(older, "fields"), j, fo)
 			{
 				const char *fon = cg_str(fo, "name");
@@ -379,6 +431,7 @@ static int build_plan(Dir *d, json_t *m, const InList *in, bool *stream, gen_Err
 					snprintf(o.name, sizeof o.name, "%s", gn);
 					out[n_out++] = o;
 					simple = false;
+					taken = true;
 				}
 				const char *moved = decl(d, mn, fon, "moved");
 				size_t len = strlen(gn);
@@ -388,6 +441,19 @@ static int build_plan(Dir *d, json_t *m, const InList *in, bool *stream, gen_Err
 					srcs[k] = in_find(in, fon);
 					always[k] = when && strcmp(when, "always") == 0;
 					k++;
+				}
+			}
+			if (!k && !taken) {
+				int di = default_entry(d, in, mn, g, err);
+				if (di == -2) {
+					free(out);
+					return -2;
+				}
+				if (di >= 0) {
+					OutF o = {{0}, OP_DEFAULT, cg_wire(g), 0, -1, di, (unsigned)cg_int(g, "number")};
+					snprintf(o.name, sizeof o.name, "%s", gn);
+					out[n_out++] = o;
+					simple = false;
 				}
 			}
 			if (k) {
@@ -425,6 +491,23 @@ static int build_plan(Dir *d, json_t *m, const InList *in, bool *stream, gen_Err
 			}
 			OutF o = {{0}, OP_VALUE, cg_wire(g), 0, p, vm, (unsigned)cg_int(g, "number")};
 			snprintf(o.name, sizeof o.name, "%s", gn);
+			out[n_out++] = o;
+			simple = false;
+		}
+	}
+	/* down: a newer-only field with a declared default must hold it (nothing is written) */
+	for (int k = 0; !d->up && k < (int)json_array_size(json_object_get(m, "fields")); k++) {
+		json_t *g2 = in->v[k].field, *older_f = cg_field(dm, cg_str(g2, "name"));
+		if (older_f && cg_same_type(g2, older_f))
+			continue;
+		int di = default_entry(d, in, mn, g2, err);
+		if (di == -2) {
+			free(out);
+			return -2;
+		}
+		if (di >= 0) {
+			OutF o = {{0}, OP_DEFAULT_CHECK, 0, 0, k, di, 0};
+			snprintf(o.name, sizeof o.name, "%s", cg_str(g2, "name"));
 			out[n_out++] = o;
 			simple = false;
 		}
@@ -530,18 +613,22 @@ static bool emit_dir(cg_Pair *pair, bool up, gen_Buf *out, gen_Error *err)
 			gen_Buf_printf(out, "static const cv_EnumMap %s_enums[] = {\n%s};\n", d.pre, d.enum_rows.data);
 		if (d.value_rows.len)
 			gen_Buf_printf(out, "static const cv_ValueMap %s_values[] = {\n%s};\n", d.pre, d.value_rows.data);
+		if (d.default_rows.len)
+			gen_Buf_printf(out, "static const cv_Default %s_defaults[] = {\n%s};\n", d.pre, d.default_rows.data);
 		gen_Buf_printf(out,
 					   "const cv_Table pgbind_convert_pg%d_pg%d = {%d, %d, %ld, %s_messages, %zu, 0, %s_plans, %s%s, "
-					   "%s%s};\n\n",
+					   "%s%s, %s%s};\n\n",
 					   d.S->major, d.D->major, d.S->major, d.D->major, d.D->version_num, d.pre,
 					   json_array_size(d.names), d.pre, d.enum_rows.len ? d.pre : "NULL",
 					   d.enum_rows.len ? "_enums" : "", d.value_rows.len ? d.pre : "NULL",
-					   d.value_rows.len ? "_values" : "");
+					   d.value_rows.len ? "_values" : "", d.default_rows.len ? d.pre : "NULL",
+					   d.default_rows.len ? "_defaults" : "");
 	}
 	gen_Buf_free(&d.body);
 	gen_Buf_free(&d.plans);
 	gen_Buf_free(&d.enum_rows);
 	gen_Buf_free(&d.value_rows);
+	gen_Buf_free(&d.default_rows);
 	gen_Buf_free(&rows);
 	json_decref(d.index);
 	json_decref(d.names);

@@ -715,6 +715,14 @@ step "up: SET STATISTICS 5 (15's integer) is 18's own parse (an Integer node)" c
 	'ALTER STATISTICS s SET STATISTICS 5' "15 to 18: 26 bytes, equal to 18's own parse"
 step "... and down again 15's own" cv_show 15 18 \
 	'ALTER STATISTICS s SET STATISTICS 5' "18 to 15: 21 bytes, equal to 15's own parse"
+step "up: a CHECK constraint gets 18's is_enforced (default:true if:contype=...): 18's own parse" cv_show 15 18 \
+	'CREATE TABLE t (a int CHECK (a > 0))' "15 to 18: 139 bytes, equal to 18's own parse"
+step "down: NOT ENFORCED (18) is the default not holding: no form in 15" cv_show 15 18 \
+	'ALTER TABLE t ADD CONSTRAINT c CHECK (a > 0) NOT ENFORCED' \
+	'18 to 15: error 2: stmts[0].stmt.AlterTableStmt.cmds[0].AlterTableCmd.def.Constraint.is_enforced = 0 (18) has no form in 15 (at byte 0)'
+step "down: a VIRTUAL generated column (18) has no form in 17" cv_show 17 18 \
+	'CREATE TABLE t (a int, b int GENERATED ALWAYS AS (a) VIRTUAL)' \
+	"18 to 17: error 2: stmts[0].stmt.CreateStmt.table_elts[1].ColumnDef.constraints[0].Constraint.generated_kind = 'v' (18) has no form in 17 (at byte 161)"
 CV_GEN="$BUILD/pgbind-convert-gen"
 cv_arg() { echo "$1:$BUILD/majors/pg$1/tree/protobuf/pg_query.proto:$BUILD/majors/pg$1/tree/pg_query.h"; }
 step "the committed tables are what the generator makes of the trees (15-18, 17-18)" sh -c "

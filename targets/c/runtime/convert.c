@@ -341,9 +341,69 @@ static bool write_value(Cx *cx, const cv_Message *m, const cv_OutField *e, size_
 	return no_form(cx, m, &m->fields[e->src], o ? o->at : NULL, what);
 }
 
+static Occ *find_occ(Cx *cx, int field, size_t first, size_t last)
+{
+	for (size_t i = first; i < last; i++)
+		if (cx->occ[i].field == field)
+			return &cx->occ[i];
+	return NULL;
+}
+
+/* Whether a declared default applies: its condition field holds one of its values (absent: 0). */
+static bool default_applies(Cx *cx, const cv_Default *def, size_t first, size_t last)
+{
+	if (def->cond < 0)
+		return true;
+	Occ *c = find_occ(cx, def->cond, first, last);
+	uint64_t v = c ? c->value : 0;
+	for (uint32_t i = 0; i < def->n_cond; i++)
+		if (def->cond_values[i] == v)
+			return true;
+	return false;
+}
+
+/* CV_OP_DEFAULT (up): the value the newer parser gives where the older tree has no sign of it.
+ * CV_OP_DEFAULT_CHECK (down): the newer field must hold exactly that (0 where the default does
+ * not apply); then it says nothing the older tree lacks, and is left out. */
+static bool write_default(Cx *cx, const cv_Message *m, const cv_OutField *e, size_t first, size_t last)
+{
+	const cv_Default *def = &cx->t->defaults[e->arg];
+	bool applies = default_applies(cx, def, first, last);
+	if (e->op == CV_OP_DEFAULT) {
+		if (!applies)
+			return true;
+		if (def->str)
+			return !*def->str || (put_tag(cx, e->number, CV_WIRE_LEN) && put_varint(cx, strlen(def->str)) &&
+								  put_bytes(cx, (const uint8_t *)def->str, strlen(def->str)));
+		return !def->num || (put_tag(cx, e->number, CV_WIRE_VARINT) && put_varint(cx, def->num));
+	}
+	Occ *o = find_occ(cx, e->src, first, last);
+	bool same;
+	if (def->str) {
+		const char *want = applies ? def->str : "";
+		same = o ? o->value == strlen(want) && memcmp(o->data, want, o->value) == 0 : !*want;
+	} else
+		same = (o ? o->value : 0) == (applies ? def->num : 0);
+	if (!same) {
+		char what[96];
+		if (def->str)
+			snprintf(what, sizeof what, " = '%.*s'", o ? (int)(o->value > 32 ? 32 : o->value) : 0,
+					 o ? (const char *)o->data : "");
+		else
+			snprintf(what, sizeof what, " = %llu", o ? (unsigned long long)o->value : 0ULL);
+		return no_form(cx, m, &m->fields[e->src], o ? o->at : NULL, what);
+	}
+	if (o)
+		o->used = 1;
+	return true;
+}
+
 static bool write_entry(Cx *cx, const cv_Message *m, const cv_OutField *e, size_t first, size_t last)
 {
 	switch (e->op) {
+	case CV_OP_DEFAULT:
+	case CV_OP_DEFAULT_CHECK:
+		return write_default(cx, m, e, first, last);
 	case CV_OP_CONST:
 		return put_tag(cx, e->number, CV_WIRE_VARINT) && put_varint(cx, (uint64_t)e->arg);
 	case CV_OP_VALUE:

@@ -38,12 +38,15 @@ typedef struct {
 
 /* Plan operations. */
 enum {
-	CV_OP_COPY,  /* the source's occurrences as they are, renumbered */
-	CV_OP_MSG,   /* each occurrence transcoded as the input message arg */
-	CV_OP_ENUM,  /* each occurrence's value through enum map arg */
-	CV_OP_VALUE, /* the source's value (absent: its default) through value map arg */
-	CV_OP_SYNTH, /* a sub-message written by plan arg from this same input message */
-	CV_OP_CONST, /* the constant arg (ParseResult.version) */
+	CV_OP_COPY,          /* the source's occurrences as they are, renumbered */
+	CV_OP_MSG,           /* each occurrence transcoded as the input message arg */
+	CV_OP_ENUM,          /* each occurrence's value through enum map arg */
+	CV_OP_VALUE,         /* the source's value (absent: its default) through value map arg */
+	CV_OP_SYNTH,         /* a sub-message written by plan arg from this same input message */
+	CV_OP_CONST,         /* the constant arg (ParseResult.version) */
+	CV_OP_DEFAULT,       /* up: default arg's value, written when its condition holds */
+	CV_OP_DEFAULT_CHECK, /* down: src must hold default arg's value for its condition (or 0 when it does
+							not hold); nothing is written */
 };
 
 /* Plan entry flags. */
@@ -108,6 +111,18 @@ typedef struct {
 	uint8_t in_is_str, out_is_str;
 } cv_ValueMap;
 
+/* A declared default of a field only the newer major has (schema/majors.txt default:, if:): the
+ * value the newer parser gives where the older tree has no sign of it, when the condition field
+ * (an input field of the same message) holds one of cond_values (in the input's numbering). */
+typedef struct {
+	const char *name; /* "Constraint.is_enforced" */
+	int16_t cond;     /* the condition's input field, or -1: always */
+	const uint64_t *cond_values;
+	uint32_t n_cond;
+	const char *str; /* a string default, or NULL */
+	uint64_t num;    /* a varint default (bool, integer, enum in the newer major's numbering) */
+} cv_Default;
+
 typedef struct cv_Table {
 	int from_major, to_major;
 	int32_t to_version_num; /* the output's PG_VERSION_NUM (ParseResult.version) */
@@ -117,6 +132,7 @@ typedef struct cv_Table {
 	const cv_Plan *plans;
 	const cv_EnumMap *enums;
 	const cv_ValueMap *values;
+	const cv_Default *defaults;
 } cv_Table;
 
 #endif

@@ -3551,17 +3551,21 @@ static const cv_InField up_in_194[] = {
 };
 static const int16_t up_num_194[] = {-1, 0, 1};
 static const int32_t up_enum_36[15] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
+static const uint64_t up_cond_0[] = {6u, 10u, 2u};
+static const uint64_t up_cond_1[] = {5u};
 static const cv_OutField up_plan_191[] = {
 	{"contype", 1, 2, 0, 0, 0, 36},
 	{"conname", 2, 0, 2, 0, 1, 0},
 	{"deferrable", 3, 0, 0, 0, 2, 0},
 	{"initdeferred", 4, 0, 0, 0, 3, 0},
+	{"is_enforced", 5, 6, 0, 0, -1, 0},
 	{"skip_validation", 6, 0, 0, 0, 28, 0},
 	{"initially_valid", 7, 0, 0, 0, 29, 0},
 	{"is_no_inherit", 8, 0, 0, 0, 5, 0},
 	{"raw_expr", 9, 1, 2, 0, 6, 2},
 	{"cooked_expr", 10, 0, 2, 0, 7, 0},
 	{"generated_when", 11, 0, 2, 0, 8, 0},
+	{"generated_kind", 12, 6, 2, 0, -1, 1},
 	{"nulls_not_distinct", 13, 0, 0, 0, 9, 0},
 	{"keys", 14, 1, 2, 0, 10, 2},
 	{"including", 16, 1, 2, 0, 11, 2},
@@ -4699,7 +4703,7 @@ static const cv_Plan up_plans[] = {
 	{up_plan_188, 18},
 	{up_plan_189, 8},
 	{up_plan_190, 2},
-	{up_plan_191, 30},
+	{up_plan_191, 32},
 	{up_plan_192, 5},
 	{up_plan_193, 7},
 	{up_plan_194, 3},
@@ -4796,7 +4800,11 @@ static const cv_ValueMap up_values[] = {
 	{"MergeWhenClause.matched", up_value_0, 2, 0, 0},
 	{"PartitionSpec.strategy", up_value_1, 3, 1, 0},
 };
-const cv_Table pgbind_convert_pg15_pg18 = {15, 18, 180006, up_messages, 240, 0, up_plans, up_enums, up_values};
+static const cv_Default up_defaults[] = {
+	{"Constraint.is_enforced", 0, up_cond_0, 3, NULL, 1u},
+	{"Constraint.generated_kind", 0, up_cond_1, 1, "s", 0u},
+};
+const cv_Table pgbind_convert_pg15_pg18 = {15, 18, 180006, up_messages, 240, 0, up_plans, up_enums, up_values, up_defaults};
 
 static const cv_OutField down_plan_0[] = {
 	{"version", 1, 5, 0, 0, -1, 150001},
@@ -7783,6 +7791,8 @@ static const cv_InField down_in_158[] = {
 };
 static const int16_t down_num_158[] = {-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
 static const int32_t down_enum_33[17] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, -1, -1};
+static const uint64_t down_cond_0[] = {6u, 10u, 2u};
+static const uint64_t down_cond_1[] = {5u};
 static const cv_OutField down_plan_115[] = {
 	{"contype", 1, 2, 0, 0, 0, 33},
 	{"conname", 2, 0, 2, 0, 1, 0},
@@ -7814,6 +7824,8 @@ static const cv_OutField down_plan_115[] = {
 	{"old_pktable_oid", 28, 0, 0, 0, 33, 0},
 	{"skip_validation", 29, 0, 0, 0, 5, 0},
 	{"initially_valid", 30, 0, 0, 0, 6, 0},
+	{"is_enforced", 0, 7, 0, 0, 4, 0},
+	{"generated_kind", 0, 7, 0, 0, 11, 1},
 };
 static const cv_InField down_in_159[] = {
 	{"contype", 1, 0, 0, -1, -1, -1},
@@ -10028,7 +10040,7 @@ static const cv_Plan down_plans[] = {
 	{down_plan_112, 4},
 	{down_plan_113, 1},
 	{down_plan_114, 12},
-	{down_plan_115, 30},
+	{down_plan_115, 32},
 	{down_plan_116, 4},
 	{down_plan_117, 2},
 	{down_plan_118, 3},
@@ -10196,5 +10208,9 @@ static const cv_ValueMap down_values[] = {
 	{"PartitionSpec.strategy", down_value_0, 3, 0, 1},
 	{"MergeWhenClause.matched", down_value_1, 2, 0, 0},
 };
-const cv_Table pgbind_convert_pg18_pg15 = {18, 15, 150001, down_messages, 273, 0, down_plans, down_enums, down_values};
+static const cv_Default down_defaults[] = {
+	{"Constraint.is_enforced", 0, down_cond_0, 3, NULL, 1u},
+	{"Constraint.generated_kind", 0, down_cond_1, 1, "s", 0u},
+};
+const cv_Table pgbind_convert_pg18_pg15 = {18, 15, 150001, down_messages, 273, 0, down_plans, down_enums, down_values, down_defaults};
 

@@ -3416,17 +3416,21 @@ static const cv_InField up_in_155[] = {
 };
 static const int16_t up_num_155[] = {-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
 static const int32_t up_enum_48[15] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
+static const uint64_t up_cond_0[] = {6u, 10u, 2u};
+static const uint64_t up_cond_1[] = {5u};
 static const cv_OutField up_plan_158[] = {
 	{"contype", 1, 2, 0, 0, 0, 48},
 	{"conname", 2, 0, 2, 0, 1, 0},
 	{"deferrable", 3, 0, 0, 0, 2, 0},
 	{"initdeferred", 4, 0, 0, 0, 3, 0},
+	{"is_enforced", 5, 6, 0, 0, -1, 0},
 	{"skip_validation", 6, 0, 0, 0, 4, 0},
 	{"initially_valid", 7, 0, 0, 0, 5, 0},
 	{"is_no_inherit", 8, 0, 0, 0, 6, 0},
 	{"raw_expr", 9, 1, 2, 0, 7, 2},
 	{"cooked_expr", 10, 0, 2, 0, 8, 0},
 	{"generated_when", 11, 0, 2, 0, 9, 0},
+	{"generated_kind", 12, 6, 2, 0, -1, 1},
 	{"nulls_not_distinct", 13, 0, 0, 0, 11, 0},
 	{"keys", 14, 1, 2, 0, 12, 2},
 	{"including", 16, 1, 2, 0, 13, 2},
@@ -3448,7 +3452,6 @@ static const cv_OutField up_plan_158[] = {
 	{"old_pktable_oid", 34, 0, 0, 0, 29, 0},
 	{"location", 35, 0, 0, 0, 30, 0},
 };
-static const int16_t up_out_156[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, -1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29};
 static const cv_InField up_in_156[] = {
 	{"contype", 1, 0, 0, -1, -1, -1},
 	{"conname", 2, 2, 0, -1, -1, -1},
@@ -5153,7 +5156,7 @@ static const cv_Message up_messages[] = {
 	{"VariableSetStmt", up_in_153, 4, 4, up_num_153, 4, 155, up_out_153, 2},
 	{"VariableShowStmt", up_in_154, 1, 1, up_num_154, 1, 156, up_out_154, 2},
 	{"CreateStmt", up_in_155, 12, 12, up_num_155, 12, 157, up_out_155, 2},
-	{"Constraint", up_in_156, 31, 31, up_num_156, 31, 158, up_out_156, 2},
+	{"Constraint", up_in_156, 31, 31, up_num_156, 31, 158, NULL, 0},
 	{"CreateTableSpaceStmt", up_in_157, 4, 4, up_num_157, 4, 159, up_out_157, 2},
 	{"DropTableSpaceStmt", up_in_158, 2, 2, up_num_158, 2, 160, up_out_158, 2},
 	{"AlterTableSpaceOptionsStmt", up_in_159, 3, 3, up_num_159, 3, 161, up_out_159, 2},
@@ -5427,7 +5430,7 @@ static const cv_Plan up_plans[] = {
 	{up_plan_155, 4},
 	{up_plan_156, 1},
 	{up_plan_157, 12},
-	{up_plan_158, 30},
+	{up_plan_158, 32},
 	{up_plan_159, 4},
 	{up_plan_160, 2},
 	{up_plan_161, 3},
@@ -5606,7 +5609,11 @@ static const cv_EnumMap up_enums[] = {
 	{"AlterPublicationAction", up_enum_60, 4},
 	{"AlterSubscriptionType", up_enum_61, 9},
 };
-const cv_Table pgbind_convert_pg17_pg18 = {17, 18, 180006, up_messages, 270, 0, up_plans, up_enums, NULL};
+static const cv_Default up_defaults[] = {
+	{"Constraint.is_enforced", 0, up_cond_0, 3, NULL, 1u},
+	{"Constraint.generated_kind", 0, up_cond_1, 1, "s", 0u},
+};
+const cv_Table pgbind_convert_pg17_pg18 = {17, 18, 180006, up_messages, 270, 0, up_plans, up_enums, NULL, up_defaults};
 
 static const cv_OutField down_plan_0[] = {
 	{"version", 1, 5, 0, 0, -1, 170004},
@@ -9056,6 +9063,8 @@ static const cv_InField down_in_158[] = {
 };
 static const int16_t down_num_158[] = {-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
 static const int32_t down_enum_48[17] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, -1, -1};
+static const uint64_t down_cond_0[] = {6u, 10u, 2u};
+static const uint64_t down_cond_1[] = {5u};
 static const cv_OutField down_plan_154[] = {
 	{"contype", 1, 2, 0, 0, 0, 48},
 	{"conname", 2, 0, 2, 0, 1, 0},
@@ -9087,8 +9096,9 @@ static const cv_OutField down_plan_154[] = {
 	{"old_conpfeqop", 29, 1, 2, 0, 32, 2},
 	{"old_pktable_oid", 30, 0, 0, 0, 33, 0},
 	{"location", 31, 0, 0, 0, 34, 0},
+	{"is_enforced", 0, 7, 0, 0, 4, 0},
+	{"generated_kind", 0, 7, 0, 0, 11, 1},
 };
-static const int16_t down_out_159[] = {0, 1, 2, 3, -1, 4, 5, 6, 7, 8, 9, -1, 10, 11, -1, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, -1, -1, 23, 24, 25, 26, 27, 28, 29};
 static const cv_InField down_in_159[] = {
 	{"contype", 1, 0, 0, -1, -1, -1},
 	{"conname", 2, 2, 0, -1, -1, -1},
@@ -10805,7 +10815,7 @@ static const cv_Message down_messages[] = {
 	{"VariableSetStmt", down_in_156, 6, 6, down_num_156, 6, 151, down_out_156, 2},
 	{"VariableShowStmt", down_in_157, 1, 1, down_num_157, 1, 152, down_out_157, 2},
 	{"CreateStmt", down_in_158, 13, 13, down_num_158, 13, 153, down_out_158, 2},
-	{"Constraint", down_in_159, 35, 35, down_num_159, 35, 154, down_out_159, 2},
+	{"Constraint", down_in_159, 35, 35, down_num_159, 35, 154, NULL, 0},
 	{"CreateTableSpaceStmt", down_in_160, 4, 4, down_num_160, 4, 155, down_out_160, 2},
 	{"DropTableSpaceStmt", down_in_161, 2, 2, down_num_161, 2, 156, down_out_161, 2},
 	{"AlterTableSpaceOptionsStmt", down_in_162, 3, 3, down_num_162, 3, 157, down_out_162, 2},
@@ -11075,7 +11085,7 @@ static const cv_Plan down_plans[] = {
 	{down_plan_151, 4},
 	{down_plan_152, 1},
 	{down_plan_153, 12},
-	{down_plan_154, 30},
+	{down_plan_154, 32},
 	{down_plan_155, 4},
 	{down_plan_156, 2},
 	{down_plan_157, 3},
@@ -11254,5 +11264,9 @@ static const cv_EnumMap down_enums[] = {
 	{"AlterPublicationAction", down_enum_60, 4},
 	{"AlterSubscriptionType", down_enum_61, 9},
 };
-const cv_Table pgbind_convert_pg18_pg17 = {18, 17, 170004, down_messages, 273, 0, down_plans, down_enums, NULL};
+static const cv_Default down_defaults[] = {
+	{"Constraint.is_enforced", 0, down_cond_0, 3, NULL, 1u},
+	{"Constraint.generated_kind", 0, down_cond_1, 1, "s", 0u},
+};
+const cv_Table pgbind_convert_pg18_pg17 = {18, 17, 170004, down_messages, 273, 0, down_plans, down_enums, NULL, down_defaults};
 
