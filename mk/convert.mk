@@ -84,7 +84,17 @@ $(CONVERT_TEST): $(CONVERT_TEST_SRCS) $(CONVERT_RT) $(CONVERT_TABLES) $(CONVERT_
 		$$(cat $(foreach m,$(CONVERT_MAJORS),$(MAJORS_DIR)/pg$(m)/link-libs.txt) | tr ' ' '\n' | sort -u) \
 		$(LDFLAGS_ALL) -lm -pthread
 
-convert-test: deps $(CONVERT_TEST)
+# The same under AddressSanitizer and UndefinedBehaviorSanitizer (the interpreter and the test; the
+# libraries are not instrumented): the fuzz loop's mutated bytes read nothing outside their input.
+CONVERT_ASAN := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+$(CONVERT_TEST)_asan: $(CONVERT_TEST)
+	$(CC) $(CSTD) $(CONVERT_ASAN) $(WARN) -Itargets/c/runtime -Itests/convert \
+		-DCONVERT_TEST_MAJORS='$(foreach m,$(CONVERT_MAJORS),M($(m)))' -o $@ \
+		$(filter %.c,$(CONVERT_TEST_SRCS)) targets/c/runtime/convert.c $(CONVERT_TABLES) $(CONVERT_INDEX) \
+		$(foreach m,$(CONVERT_MAJORS),$(MAJORS_DIR)/pg$(m)/libpg_query.o) \
+		$$(cat $(foreach m,$(CONVERT_MAJORS),$(MAJORS_DIR)/pg$(m)/link-libs.txt) | tr ' ' '\n' | sort -u) -lm -pthread
+
+convert-test: deps $(CONVERT_TEST) $(CONVERT_TEST)_asan
 
 # The corpora of a pair: the project's (tests/sql, its pgNN folders too), each major's Debian
 # scripts (15: the installed postgresql-15's, as tests/corpus/debian-pg15.txt lists; others: the
@@ -94,7 +104,8 @@ $(CONVERT_BUILD)/project.txt: majors-force
 	@(cd tests/sql && ls *.sql pg*/*.sql | LC_ALL=C sort) >$@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 cv_debian = --corpus debian$(1) $(if $(filter $(1),$(MAJORS_USER)),/usr/share/postgresql/$(1) tests/corpus/debian-pg$(1).txt,$(call cv_tree,$(1))/sql $(call cv_tree,$(1))/sql-files.txt)
-cv_run = $(CONVERT_TEST) $(call cv_older,$(1)) $(call cv_newer,$(1)) \
+cv_run = $(CONVERT_TEST) $(call cv_args,$(1),$(2))
+cv_args = $(call cv_older,$(1)) $(call cv_newer,$(1)) \
 	docs/generated/majors-pg$(call cv_older,$(1))-pg$(call cv_newer,$(1)).md \
 	$(CONVERT_BUILD)/majors-pg$(call cv_older,$(1))-pg$(call cv_newer,$(1)).md $(2) \
 	--corpus project tests/sql $(CONVERT_BUILD)/project.txt \
@@ -110,8 +121,8 @@ convert-test: $(CONVERT_BUILD)/project.txt $(foreach p,$(CONVERT_PAIRS),$(CONVER
 $(CONVERT_BUILD)/run-pg%.sh: majors-force
 	@mkdir -p $(CONVERT_BUILD)
 	@$(foreach p,$(CONVERT_PAIRS),$(if $(filter run-pg$(call cv_older,$(p))-pg$(call cv_newer,$(p)).sh,$(notdir $@)),\
-		printf '#!/bin/sh\n# Written by mk/convert.mk: the convert test of one pair.\nexec %s "$$@"\n' \
-		'$(call cv_run,$(p))' >$@.new;))
+		printf '#!/bin/sh\n# Written by mk/convert.mk: the convert test of one pair (CONVERT_TEST: another build of it).\nexec "$${CONVERT_TEST:-%s}" %s "$$@"\n' \
+		'$(CONVERT_TEST)' '$(call cv_args,$(p))' >$@.new;))
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; chmod +x $@; fi
 
 # make check builds the test (tests/run.sh's section convert runs it).

@@ -699,6 +699,8 @@ for run in "$BUILD"/convert/run-pg*-pg*.sh; do
 	[ -e "$run" ] || continue
 	pair=${run##*/run-}
 	step "${pair%.sh}: up = the newer's parse but where docs/generated lists; up then down = identity; fuzz" "$run"
+	step "... the same under AddressSanitizer and UndefinedBehaviorSanitizer" \
+		env CONVERT_TEST="$BUILD/convert/convert_test_asan" "$run"
 done
 # what a value with no older form says: its path, exactly (convert_test --show)
 cv_show() { "$BUILD/convert/convert_test" "$1" "$2" --show "$3" | grep -qxF "$4"; }

@@ -359,7 +359,8 @@ static bool corpus(Run *r, const char *label, const char *root, const char *list
 
 static void write_counts(FILE *f, const char *title, Counts *c)
 {
-	qsort(c->v, (size_t)c->n, sizeof *c->v, by_count);
+	if (c->n)
+		qsort(c->v, (size_t)c->n, sizeof *c->v, by_count);
 	fprintf(f, "\n%s\n\n", title);
 	if (!c->n) {
 		fprintf(f, "None.\n");
@@ -639,6 +640,13 @@ int main(int argc, char **argv)
 		free(old);
 	}
 	free(text);
+	for (int i = 0; i < r.n_sample; i++)
+		free(r.sample[i]);
+	free(r.sample);
+	free(r.sample_len);
+	Counts *all[] = {&r.up_errors, &r.up_diffs, &r.down_errors, &r.down_diffs, &r.losses};
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		free(all[i]->v);
 	if (ok)
 		printf("convert %d<->%d: all checks passed\n", a, b);
 	return ok ? 0 : 1;
