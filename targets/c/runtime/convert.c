@@ -269,6 +269,15 @@ static bool no_form(Cx *cx, const cv_Message *m, const cv_InField *f, const uint
 				f ? field_label(cx->t, f) : m->name, what, cx->t->from_major, cx->t->to_major);
 }
 
+/* An enum value the output enum lacks (out of line: its buffer stays out of the recursion's frames). */
+__attribute__((noinline)) static bool no_enum_form(Cx *cx, const cv_Message *m, const cv_InField *f, const Occ *o,
+												   const cv_EnumMap *map)
+{
+	char what[96];
+	snprintf(what, sizeof what, " = %s value %llu", map->name, (unsigned long long)o->value);
+	return no_form(cx, m, f, o->at, what);
+}
+
 /* Writes one occurrence o as output field e. */
 static bool write_occ(Cx *cx, const cv_Message *m, const cv_OutField *e, Occ *o, int ordinal)
 {
@@ -288,11 +297,8 @@ static bool write_occ(Cx *cx, const cv_Message *m, const cv_OutField *e, Occ *o,
 		if (o->wire != CV_WIRE_VARINT)
 			return fail(cx, PGBIND_CONVERT_MALFORMED, o->at, "%s.%s: a packed enum at offset %zu", m->name, f->name,
 						(size_t)(o->at - cx->base));
-		if (o->value >= map->n || map->to[o->value] < 0) {
-			char what[96];
-			snprintf(what, sizeof what, " = %s value %llu", map->name, (unsigned long long)o->value);
-			return no_form(cx, m, f, o->at, what);
-		}
+		if (o->value >= map->n || map->to[o->value] < 0)
+			return no_enum_form(cx, m, f, o, map);
 		return put_tag(cx, e->number, CV_WIRE_VARINT) && put_varint(cx, (uint64_t)map->to[o->value]);
 	}
 	default: { /* CV_OP_MSG */
@@ -311,7 +317,9 @@ static bool write_occ(Cx *cx, const cv_Message *m, const cv_OutField *e, Occ *o,
 }
 
 /* CV_OP_VALUE: the source's value (absent: the type's default) through the declared pairs. */
-static bool write_value(Cx *cx, const cv_Message *m, const cv_OutField *e, size_t first, size_t last)
+/* Out of line, as write_default: their message buffers stay out of the recursion's frames. */
+__attribute__((noinline)) static bool write_value(Cx *cx, const cv_Message *m, const cv_OutField *e, size_t first,
+												  size_t last)
 {
 	const cv_ValueMap *map = &cx->t->values[e->arg];
 	Occ *o = NULL;
@@ -365,7 +373,8 @@ static bool default_applies(Cx *cx, const cv_Default *def, size_t first, size_t 
 /* CV_OP_DEFAULT (up): the value the newer parser gives where the older tree has no sign of it.
  * CV_OP_DEFAULT_CHECK (down): the newer field must hold exactly that (0 where the default does
  * not apply); then it says nothing the older tree lacks, and is left out. */
-static bool write_default(Cx *cx, const cv_Message *m, const cv_OutField *e, size_t first, size_t last)
+__attribute__((noinline)) static bool write_default(Cx *cx, const cv_Message *m, const cv_OutField *e, size_t first,
+													size_t last)
 {
 	const cv_Default *def = &cx->t->defaults[e->arg];
 	bool applies = default_applies(cx, def, first, last);

@@ -25,10 +25,11 @@ typedef enum {
 	PGBIND_CONVERT_NO_PAIR = 5, /* no transcoder between these two majors was generated */
 } pgbind_ConvertCode;
 
-/* Messages nested deeper than this are refused (each level is one frame of the interpreter's
- * recursion: about 200 bytes of stack, so the bound keeps it under 1 MiB). An expression level of
- * the tree is two messages (Node and the node). */
-#define PGBIND_CONVERT_MAX_DEPTH 4000
+/* Messages nested deeper than this are refused: ParseResult is depth 0, each statement's RawStmt 1,
+ * and an expression level of the tree two more (Node and the node). The interpreter recurses once
+ * a level, 160-272 bytes of stack at -O2 (gcc -fstack-usage), so the deepest input needs under
+ * 1 MiB (tests/convert/convert_test.c runs it on a thread of 1 MiB); unoptimized, about 1.5 MiB. */
+#define PGBIND_CONVERT_MAX_DEPTH 3000
 
 typedef struct {
 	pgbind_ConvertCode code;
