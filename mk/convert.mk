@@ -130,3 +130,29 @@ check: convert-test $(CONVERT_GEN)
 
 convert-doc: convert-test $(CONVERT_BUILD)/project.txt
 	@set -e; $(foreach p,$(CONVERT_PAIRS),$(call cv_run,$(p),--write);)
+
+# ---- libFuzzer (make convert-fuzz CONVERT_FUZZ_SECONDS=600 for a longer run) --------------------
+
+CONVERT_FUZZ_SECONDS ?= 20
+CONVERT_FUZZ := $(CONVERT_BUILD)/fuzz_convert
+.PHONY: convert-fuzz convert-fuzz-build
+
+$(CONVERT_FUZZ): tests/convert/fuzz_convert.c $(CONVERT_RT) $(CONVERT_TABLES) $(CONVERT_INDEX)
+	@mkdir -p $(CONVERT_BUILD)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Itargets/c/runtime -o $@ tests/convert/fuzz_convert.c targets/c/runtime/convert.c \
+		$(CONVERT_TABLES) $(CONVERT_INDEX)
+
+# Seeds: the older majors' encodings of corpus statements the test samples (400 a pair).
+$(CONVERT_BUILD)/seeds.stamp: $(CONVERT_TEST) $(CONVERT_BUILD)/project.txt
+	@rm -rf $(CONVERT_BUILD)/seeds && mkdir -p $(CONVERT_BUILD)/seeds
+	@set -e; $(foreach p,$(CONVERT_PAIRS),$(call cv_run,$(p),--seeds $(CONVERT_BUILD)/seeds) >/dev/null;)
+	@touch $@
+
+convert-fuzz-build: $(if $(HAVE_FUZZ_CC),$(CONVERT_FUZZ) $(CONVERT_BUILD)/seeds.stamp)
+
+convert-fuzz: convert-fuzz-build
+	@rm -rf $(CONVERT_BUILD)/fuzz-corpus && mkdir -p $(CONVERT_BUILD)/fuzz-corpus
+	$(CONVERT_FUZZ) -seed=1 -max_total_time=$(CONVERT_FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
+		$(CONVERT_BUILD)/fuzz-corpus $(CONVERT_BUILD)/seeds
+
+check: convert-fuzz-build

@@ -702,6 +702,11 @@ for run in "$BUILD"/convert/run-pg*-pg*.sh; do
 	step "... the same under AddressSanitizer and UndefinedBehaviorSanitizer" \
 		env CONVERT_TEST="$BUILD/convert/convert_test_asan" "$run"
 done
+if [ -n "${HAVE_FUZZ:-}" ]; then
+	mkdir -p "$TMP/convert-fuzz"
+	step "libFuzzer on the converters (every table, both ways; seeded with real parses), 20 s, fixed seed" \
+		"$BUILD/convert/fuzz_convert" -seed=1 -max_total_time=20 -max_len=65536 "$TMP/convert-fuzz" "$BUILD/convert/seeds"
+fi
 # what a value with no older form says: its path, exactly (convert_test --show)
 cv_show() { "$BUILD/convert/convert_test" "$1" "$2" --show "$3" | grep -qxF "$4"; }
 step "down: MERGE's RETURNING (17) names its path in 15" cv_show 15 18 \

@@ -4,7 +4,7 @@
  * (build/majors/pgNN/libpg_query.o of make majors; CONVERT_TEST_MAJORS lists them as M(15) M(17)
  * M(18)). Built and run by mk/convert.mk (make convert-test) and tests/run.sh's section convert.
  *
- *   convert_test OLDER NEWER DOC.md FRESH.md [--write] --corpus LABEL ROOT LIST [--corpus ...]
+ *   convert_test OLDER NEWER DOC.md FRESH.md [--write] [--seeds DIR] --corpus LABEL ROOT LIST [--corpus ...]
  *   convert_test OLDER NEWER --show SQL     (each major's parse converted to the other: the result)
  *
  * Every statement of the corpora (each LIST names files under ROOT, one a line; each file split
@@ -598,6 +598,7 @@ int main(int argc, char **argv)
 		return show(&r, argv[4]);
 	const char *doc = argv[3], *fresh = argv[4];
 	bool write = false;
+	const char *seeds = NULL; /* --seeds DIR: the sample of the older major's encodings, a file each */
 	char *labels[16];
 	int n_labels = 0;
 	r.sample = calloc(400, sizeof *r.sample);
@@ -606,6 +607,8 @@ int main(int argc, char **argv)
 	for (int i = 5; i < argc && ok; i++) {
 		if (strcmp(argv[i], "--write") == 0)
 			write = true;
+		else if (strcmp(argv[i], "--seeds") == 0 && i + 1 < argc)
+			seeds = argv[++i];
 		else if (strcmp(argv[i], "--corpus") == 0 && i + 3 < argc && n_labels < 16) {
 			labels[n_labels++] = argv[i + 1];
 			ok = corpus(&r, argv[i + 1], argv[i + 2], argv[i + 3]);
@@ -673,6 +676,16 @@ int main(int argc, char **argv)
 		free(old);
 	}
 	free(text);
+	for (int i = 0; seeds && i < r.n_sample; i++) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/pg%d-%03d.pb", seeds, a, i);
+		FILE *f = fopen(path, "wb");
+		if (!f || fwrite(r.sample[i], 1, r.sample_len[i], f) != r.sample_len[i] || fclose(f) != 0) {
+			fprintf(stderr, "FAIL: cannot write %s\n", path);
+			ok = false;
+			break;
+		}
+	}
 	for (int i = 0; i < r.n_sample; i++)
 		free(r.sample[i]);
 	free(r.sample);
