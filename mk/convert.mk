@@ -2,10 +2,10 @@
 # 3; docs/convert.md). Included at the end of the Makefile, whose BUILD, CC, CFLAGS_ALL and
 # mk/majors.mk's trees it uses.
 #
-#   make convert-regen     regenerate targets/c/generated/convert/pgA_pgB.c for each pair
+#   make convert-regen     regenerate each pair's table (targets/c/generated/convert/pg15_pg18.c, ...)
 #   make convert-check-generated   fail when a committed table differs from what its inputs make
 #   make convert-test      build tests/convert/convert_test (links every major of the pairs)
-#   make convert-doc       rewrite docs/generated/majors-pgA-pgB.md from a measurement
+#   make convert-doc       rewrite docs/generated/majors-pg15-pg18.md, ... from a measurement
 #
 # Pairs: every built major to the newest (CONVERT_PAIRS, "15:18 17:18"). The protos and
 # PG_VERSION_NUM come from each major's tree as make majors lays it out (build/majors/pgNN/tree).

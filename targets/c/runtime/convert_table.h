@@ -1,6 +1,6 @@
 /*
  * convert_table.h -- the shape of the tables generator/convert.c writes into
- * targets/c/generated/convert/pgA_pgB.c (one transcoder per direction between two PostgreSQL
+ * targets/c/generated/convert/pg15_pg18.c and pg17_pg18.c (a transcoder per direction between two PostgreSQL
  * majors' pg_query.proto), which targets/c/runtime/convert.c interprets. Internal: the public
  * entry points are in pgbind_convert.h. docs/convert.md describes the semantics.
  *
