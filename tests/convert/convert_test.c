@@ -142,7 +142,8 @@ typedef struct {
 	const Major *older, *newer;
 	const cv_Table *up_t, *down_t;
 	long files, statements, parsed_older, parsed_newer, parsed_both;
-	long up_ok, up_equal, up_differ, identity_ok, identity_lossy, identity_fail, down_ok, down_equal, down_differ;
+	long up_ok, up_equal, up_differ, up_only_newer, identity_ok, identity_lossy, identity_fail, down_ok, down_equal,
+		down_differ;
 	Counts up_errors, up_diffs, down_errors, down_diffs, losses;
 	double t_parse, t_up; /* seconds: the newer major's parses; the conversions up */
 	long n_timed;
@@ -220,6 +221,24 @@ static bool declared_losses(const cv_Table *up, const uint8_t *back, size_t back
 	return true;
 }
 
+/* Whether key ("Message.field") names a field only the newer major has: not in the older's message
+ * of that name (t describes the older major's messages). */
+static bool newer_only(const cv_Table *older, const char *key)
+{
+	const char *dot = strchr(key, '.');
+	if (!dot || strchr(key, ' '))
+		return false;
+	for (uint32_t m = 0; m < older->n_messages; m++)
+		if (strlen(older->messages[m].name) == (size_t)(dot - key) &&
+			strncmp(older->messages[m].name, key, (size_t)(dot - key)) == 0) {
+			for (int k = 0; k < older->messages[m].n_proto; k++)
+				if (strcmp(older->messages[m].fields[k].name, dot + 1) == 0)
+					return false;
+			return true;
+		}
+	return false;
+}
+
 static void statement(Run *r, const char *label, const char *file, const char *sql)
 {
 	PgQueryProtobufParseResult pa = r->older->parse(sql);
@@ -260,8 +279,12 @@ static void statement(Run *r, const char *label, const char *file, const char *s
 					wd_Keys keys = {0};
 					wd_diff(r->down_t, r->down_t->root, up, up_len, (const uint8_t *)pb.parse_tree.data,
 							pb.parse_tree.len, &keys);
-					for (int i = 0; i < keys.n; i++)
+					bool only_new = keys.n > 0;
+					for (int i = 0; i < keys.n; i++) {
 						count_add(&r->up_diffs, keys.keys[i], example);
+						only_new = only_new && newer_only(r->up_t, keys.keys[i]);
+					}
+					r->up_only_newer += only_new;
 					if (!keys.n)
 						count_add(&r->up_diffs, "(bytes differ, no field does: field order)", example);
 					free(keys.keys);
@@ -391,6 +414,8 @@ static void write_doc(Run *r, FILE *f, char **labels, int n_labels)
 	fprintf(f, "| %d's converted up to %d | %ld |\n| ... equal to %d's own parse, byte for byte | %ld |\n", a, b,
 			r->up_ok, b, r->up_equal);
 	fprintf(f, "| ... different (below) | %ld |\n", r->up_differ);
+	fprintf(f, "| ... of them different only in fields %d has and %d has not (locations, flags) | %ld |\n", b, a,
+			r->up_only_newer);
 	fprintf(f, "| %d's up then down equal to %d's own, byte for byte | %ld of %ld |\n", a, a, r->identity_ok, r->up_ok);
 	fprintf(f, "| ... equal but for fields declared dropped (below) | %ld |\n", r->identity_lossy);
 	fprintf(f, "| %d's converted down to %d | %ld |\n| ... equal to %d's own parse, byte for byte | %ld |\n", b, a,
