@@ -4,7 +4,8 @@
  * (build/majors/pgNN/libpg_query.o of make majors; CONVERT_TEST_MAJORS lists them as M(15) M(17)
  * M(18)). Built and run by mk/convert.mk (make convert-test) and tests/run.sh's section convert.
  *
- *   convert_test OLDER NEWER DOC.md FRESH.md [--write] [--seeds DIR] --corpus LABEL ROOT LIST [--corpus ...]
+ *   convert_test OLDER NEWER DOC.md FRESH.md [--write] [--seeds DIR] [--bench ROUNDS]
+ *                --corpus LABEL ROOT LIST [--corpus ...]
  *   convert_test OLDER NEWER --show SQL     (each major's parse converted to the other: the result)
  *
  * Every statement of the corpora (each LIST names files under ROOT, one a line; each file split
@@ -147,6 +148,12 @@ typedef struct {
 	Counts up_errors, up_diffs, down_errors, down_diffs, losses;
 	double t_parse, t_up; /* seconds: the newer major's parses; the conversions up */
 	long n_timed;
+	/* --bench: the Debian corpora's statements both majors parse, with the older's encoding */
+	bool bench;
+	char **bench_sql;
+	uint8_t **bench_pb;
+	size_t *bench_len;
+	long n_bench, cap_bench;
 	/* a sample of the older major's encodings for the fuzz loop */
 	uint8_t **sample;
 	size_t *sample_len;
@@ -308,6 +315,20 @@ static void statement(Run *r, const char *label, const char *file, const char *s
 			free(back);
 		}
 		free(up);
+		if (r->bench && b_ok && strncmp(label, "debian", 6) == 0) {
+			if (r->n_bench == r->cap_bench) {
+				r->cap_bench = r->cap_bench ? r->cap_bench * 2 : 1024;
+				r->bench_sql = realloc(r->bench_sql, (size_t)r->cap_bench * sizeof *r->bench_sql);
+				r->bench_pb = realloc(r->bench_pb, (size_t)r->cap_bench * sizeof *r->bench_pb);
+				r->bench_len = realloc(r->bench_len, (size_t)r->cap_bench * sizeof *r->bench_len);
+				if (!r->bench_sql || !r->bench_pb || !r->bench_len)
+					abort();
+			}
+			r->bench_sql[r->n_bench] = strdup(sql);
+			r->bench_pb[r->n_bench] = malloc(pa.parse_tree.len);
+			memcpy(r->bench_pb[r->n_bench], pa.parse_tree.data, pa.parse_tree.len);
+			r->bench_len[r->n_bench++] = pa.parse_tree.len;
+		}
 		if (r->n_sample < 400 && pa.parse_tree.len > 8) {
 			r->sample[r->n_sample] = malloc(pa.parse_tree.len);
 			memcpy(r->sample[r->n_sample], pa.parse_tree.data, pa.parse_tree.len);
@@ -540,6 +561,55 @@ static pgbind_ConvertCode nested(const cv_Table *t, int depth)
 	return c;
 }
 
+/* --bench ROUNDS: the Debian corpora's statements both majors parse, each round parsed by both
+ * majors (pg_query_parse_protobuf) and converted both ways; the fastest round of each. */
+static void bench(Run *r, int rounds)
+{
+	double best[4] = {1e30, 1e30, 1e30, 1e30}; /* parse A, parse B, up, down */
+	uint8_t **up = calloc((size_t)r->n_bench, sizeof *up);
+	size_t *up_len = calloc((size_t)r->n_bench, sizeof *up_len);
+	for (int round = 0; round < rounds; round++) {
+		double t[5];
+		t[0] = now();
+		for (long i = 0; i < r->n_bench; i++)
+			r->older->free_result(r->older->parse(r->bench_sql[i]));
+		t[1] = now();
+		for (long i = 0; i < r->n_bench; i++)
+			r->newer->free_result(r->newer->parse(r->bench_sql[i]));
+		t[2] = now();
+		for (long i = 0; i < r->n_bench; i++) {
+			free(up[i]);
+			up[i] = NULL;
+			pgbind_convert_protobuf(r->older->major, r->newer->major, r->bench_pb[i], r->bench_len[i], &up[i],
+									&up_len[i], NULL);
+		}
+		t[3] = now();
+		for (long i = 0; i < r->n_bench; i++) {
+			uint8_t *down = NULL;
+			size_t n;
+			if (up[i])
+				pgbind_convert_protobuf(r->newer->major, r->older->major, up[i], up_len[i], &down, &n, NULL);
+			free(down);
+		}
+		t[4] = now();
+		for (int k = 0; k < 4; k++)
+			if (t[k + 1] - t[k] < best[k])
+				best[k] = t[k + 1] - t[k];
+	}
+	double n = (double)r->n_bench;
+	printf("bench, the Debian corpora's %ld statements both parse, fastest of %d rounds, per statement:\n"
+		   "  %d pg_query_parse_protobuf %.1f us, %d %.1f us; up %.2f us (%.1f%% of %d's parse), down %.2f us\n",
+		   r->n_bench, rounds, r->older->major, best[0] / n * 1e6, r->newer->major, best[1] / n * 1e6,
+		   best[2] / n * 1e6, 100 * best[2] / best[1], r->newer->major, best[3] / n * 1e6);
+	for (long i = 0; i < r->n_bench; i++) {
+		free(up[i]);
+		free(r->bench_sql[i]);
+		free(r->bench_pb[i]);
+	}
+	free(up);
+	free(up_len);
+}
+
 /* --show: what converting each major's parse of sql to the other gives. */
 static int show(const Run *r, const char *sql)
 {
@@ -623,26 +693,36 @@ int main(int argc, char **argv)
 		return show(&r, argv[4]);
 	const char *doc = argv[3], *fresh = argv[4];
 	bool write = false;
+	int bench_rounds = 0;
 	const char *seeds = NULL; /* --seeds DIR: the sample of the older major's encodings, a file each */
 	char *labels[16];
 	int n_labels = 0;
 	r.sample = calloc(400, sizeof *r.sample);
 	r.sample_len = calloc(400, sizeof *r.sample_len);
 	bool ok = true;
-	for (int i = 5; i < argc && ok; i++) {
+	/* the options first (they may follow the corpora: the run scripts append theirs), then the corpora */
+	for (int i = 5; i < argc; i++) {
 		if (strcmp(argv[i], "--write") == 0)
 			write = true;
-		else if (strcmp(argv[i], "--seeds") == 0 && i + 1 < argc)
+		else if (strcmp(argv[i], "--bench") == 0 && i + 1 < argc) {
+			bench_rounds = atoi(argv[++i]);
+			r.bench = bench_rounds > 0;
+		} else if (strcmp(argv[i], "--seeds") == 0 && i + 1 < argc)
 			seeds = argv[++i];
-		else if (strcmp(argv[i], "--corpus") == 0 && i + 3 < argc && n_labels < 16) {
-			labels[n_labels++] = argv[i + 1];
-			ok = corpus(&r, argv[i + 1], argv[i + 2], argv[i + 3]);
+		else if (strcmp(argv[i], "--corpus") == 0 && i + 3 < argc)
 			i += 3;
-		} else {
+		else {
 			fprintf(stderr, "FAIL: unexpected argument %s\n", argv[i]);
 			return 2;
 		}
 	}
+	for (int i = 5; i < argc && ok; i++)
+		if (strcmp(argv[i], "--corpus") == 0 && n_labels < 16) {
+			labels[n_labels++] = argv[i + 1];
+			ok = corpus(&r, argv[i + 1], argv[i + 2], argv[i + 3]);
+			i += 3;
+		} else if (strcmp(argv[i], "--bench") == 0 || strcmp(argv[i], "--seeds") == 0)
+			i++;
 	if (!ok)
 		return 1;
 	int a = r.older->major, b = r.newer->major;
@@ -654,6 +734,8 @@ int main(int argc, char **argv)
 		printf("time per statement (%ld both parse): %d's parse_protobuf %.1f us, conversion up %.2f us (%.1f%%)\n",
 			   r.n_timed, b, r.t_parse / (double)r.n_timed * 1e6, r.t_up / (double)r.n_timed * 1e6,
 			   100.0 * r.t_up / r.t_parse);
+	if (r.bench)
+		bench(&r, bench_rounds);
 	if (r.statements < 100 || r.parsed_both < 100) {
 		fprintf(stderr, "FAIL: too few statements (%ld, %ld both parse): a corpus is missing\n", r.statements,
 				r.parsed_both);
@@ -704,8 +786,8 @@ int main(int argc, char **argv)
 	for (int i = 0; seeds && i < r.n_sample; i++) {
 		char path[4096];
 		snprintf(path, sizeof path, "%s/pg%d-%03d.pb", seeds, a, i);
-		FILE *f = fopen(path, "wb");
-		if (!f || fwrite(r.sample[i], 1, r.sample_len[i], f) != r.sample_len[i] || fclose(f) != 0) {
+		FILE *sf = fopen(path, "wb");
+		if (!sf || fwrite(r.sample[i], 1, r.sample_len[i], sf) != r.sample_len[i] || fclose(sf) != 0) {
 			fprintf(stderr, "FAIL: cannot write %s\n", path);
 			ok = false;
 			break;
