@@ -7,10 +7,11 @@
 #   make convert-test      build tests/convert/convert_test (links every major of the pairs)
 #   make convert-doc       rewrite docs/generated/majors-pg15-pg18.md, ... from a measurement
 #
-# Pairs: every built major to the newest (CONVERT_PAIRS, "15:18 17:18"). The protos and
+# Pairs: every built major (mk/majors.mk's MAJORS) to the newest: CONVERT_PAIRS, "15:18 17:18". The protos and
 # PG_VERSION_NUM come from each major's tree as make majors lays it out (build/majors/pgNN/tree).
 
-CONVERT_PAIRS ?= 15:18 17:18
+CONVERT_NEWEST_MAJOR := $(lastword $(sort $(MAJORS)))
+CONVERT_PAIRS ?= $(foreach m,$(filter-out $(CONVERT_NEWEST_MAJOR),$(sort $(MAJORS))),$(m):$(CONVERT_NEWEST_MAJOR))
 CONVERT_DIR   := targets/c/generated/convert
 CONVERT_GEN   := $(BUILD)/pgbind-convert-gen
 CONVERT_GEN_SRCS := generator/convert.c generator/convert_emit.c generator/common.c generator/proto_read.c \
@@ -72,7 +73,6 @@ CONVERT_BUILD := $(BUILD)/convert
 CONVERT_TEST  := $(CONVERT_BUILD)/convert_test
 CONVERT_RT    := targets/c/runtime/convert.c targets/c/runtime/convert_table.h targets/c/runtime/pgbind_convert.h
 CONVERT_TEST_SRCS := tests/convert/convert_test.c tests/convert/wire_diff.c tests/convert/wire_diff.h
-CONVERT_NEWEST := $(lastword $(CONVERT_MAJORS))
 
 $(CONVERT_TEST): $(CONVERT_TEST_SRCS) $(CONVERT_RT) $(CONVERT_TABLES) $(CONVERT_INDEX) tests/majors/read_file.h \
 		$(foreach m,$(CONVERT_MAJORS),$(MAJORS_DIR)/pg$(m)/libpg_query.o $(MAJORS_DIR)/pg$(m)/link-libs.txt)
