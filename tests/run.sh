@@ -717,7 +717,7 @@ step "down: RETURNING WITH (OLD AS o) (18) is the moved clause's other field" cv
 	'18 to 17: error 2: stmts[0].stmt.UpdateStmt.returning_clause.options (18) has no form in 17 (at byte 46)'
 step "down: SET STATISTICS DEFAULT (17) leaves 15's integer nothing to read" cv_show 15 18 \
 	'ALTER STATISTICS s SET STATISTICS DEFAULT' \
-	'18 to 15: error 2: stmts[0].stmt.AlterStatsStmt.stxstattarget = absent (18) has no form in 15 (at byte 0)'
+	'18 to 15: error 2: stmts[0].stmt.AlterStatsStmt.stxstattarget = absent (18) has no form in 15 (at byte 11)'
 step "up: SET STATISTICS 5 (15's integer) is 18's own parse (an Integer node)" cv_show 15 18 \
 	'ALTER STATISTICS s SET STATISTICS 5' "15 to 18: 26 bytes, equal to 18's own parse"
 step "... and down again 15's own" cv_show 15 18 \
@@ -726,7 +726,7 @@ step "up: a CHECK constraint gets 18's is_enforced (default:true if:contype=...)
 	'CREATE TABLE t (a int CHECK (a > 0))' "15 to 18: 139 bytes, equal to 18's own parse"
 step "down: NOT ENFORCED (18) is the default not holding: no form in 15" cv_show 15 18 \
 	'ALTER TABLE t ADD CONSTRAINT c CHECK (a > 0) NOT ENFORCED' \
-	'18 to 15: error 2: stmts[0].stmt.AlterTableStmt.cmds[0].AlterTableCmd.def.Constraint.is_enforced = 0 (18) has no form in 15 (at byte 0)'
+	'18 to 15: error 2: stmts[0].stmt.AlterTableStmt.cmds[0].AlterTableCmd.def.Constraint.is_enforced = 0 (18) has no form in 15 (at byte 35)'
 step "down: a VIRTUAL generated column (18) has no form in 17" cv_show 17 18 \
 	'CREATE TABLE t (a int, b int GENERATED ALWAYS AS (a) VIRTUAL)' \
 	"18 to 17: error 2: stmts[0].stmt.CreateStmt.table_elts[1].ColumnDef.constraints[0].Constraint.generated_kind = 'v' (18) has no form in 17 (at byte 161)"

@@ -47,6 +47,7 @@ typedef struct {
 	Occ *occ;
 	size_t n_occ, cap_occ;
 	int depth;
+	const uint8_t *msg; /* the message being written: where an absent field's error points */
 	pgbind_ConvertError *err;
 	pgbind_ConvertCode code;
 	bool failed;
@@ -263,6 +264,8 @@ static bool write_plan(Cx *cx, const cv_Message *m, const cv_Plan *plan, size_t 
 
 static bool no_form(Cx *cx, const cv_Message *m, const cv_InField *f, const uint8_t *at, const char *what)
 {
+	if (!at)
+		at = cx->msg;
 	char path[400];
 	path_text(cx, path, sizeof path);
 	return fail(cx, PGBIND_CONVERT_NO_FORM, at, "%s%s%s%s (%d) has no form in %d", path, *path ? "." : "",
@@ -464,6 +467,8 @@ static bool transcode(Cx *cx, int msg, const uint8_t *p, size_t n)
 	if (m->flags & CV_MSG_NO_FORM)
 		return no_form(cx, m, NULL, p, "");
 	size_t first = cx->n_occ;
+	const uint8_t *outer = cx->msg;
+	cx->msg = p;
 	if (!read_fields(cx, m, m, 0, p, p + n, first))
 		return false;
 	size_t last = cx->n_occ;
@@ -487,6 +492,7 @@ static bool transcode(Cx *cx, int msg, const uint8_t *p, size_t n)
 			ok = no_form(cx, m, &m->fields[o->field], o->at, "");
 	}
 	cx->n_occ = first;
+	cx->msg = outer;
 	return ok;
 }
 
