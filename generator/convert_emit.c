@@ -202,15 +202,19 @@ static int default_entry(Dir *d, const InList *in, const char *mn, json_t *g, ge
 			return overrides_fail(d->pair->ov, err, target, "if",
 								  "if:%s: expected FIELD=VALUE|..., FIELD a scalar or enum both majors have", when),
 				   -2;
-		gen_Buf_printf(&d->body, "static const uint64_t %s_cond_%d[] = {", d->pre, idx);
+		bool is_string = strcmp(cg_str(cf, "type"), "string") == 0;
+		if (is_string && eq[1]) /* if:FIELD= : the string is absent (its length, the value read, 0) */
+			return overrides_fail(d->pair->ov, err, target, "if",
+								  "if:%s: a string field's condition is its absence (FIELD=, nothing after)", when),
+				   -2;
+		gen_Buf_printf(&d->body, "static const uint64_t %s_cond_%d[] = {%s", d->pre, idx, is_string ? "0u" : "");
+		n = is_string;
 		char *save = NULL;
-		for (char *v = strtok_r(eq + 1, "|,", &save); v; v = strtok_r(NULL, "|,", &save), n++) {
+		for (char *v = is_string ? NULL : strtok_r(eq + 1, "|,", &save); v; v = strtok_r(NULL, "|,", &save), n++) {
 			bool s_str;
 			unsigned long long cnum;
 			if (!value_of(d, cf, d->S, v, target, &s_str, &cnum, err))
 				return -2;
-			if (s_str)
-				return overrides_fail(d->pair->ov, err, target, "if", "if: a string field cannot be a condition"), -2;
 			gen_Buf_printf(&d->body, "%s%lluu", n ? ", " : "", cnum);
 		}
 		gen_Buf_puts(&d->body, "};\n");

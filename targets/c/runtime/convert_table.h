@@ -113,7 +113,8 @@ typedef struct {
 
 /* A declared default of a field only the newer major has (schema/majors.txt default:, if:): the
  * value the newer parser gives where the older tree has no sign of it, when the condition field
- * (an input field of the same message) holds one of cond_values (in the input's numbering). */
+ * (an input field of the same message) holds one of cond_values (in the input's numbering; a
+ * string's value is its length, so {0} is "absent"). */
 typedef struct {
 	const char *name; /* "Constraint.is_enforced" */
 	int16_t cond;     /* the condition's input field, or -1: always */

@@ -2516,10 +2516,11 @@ static const cv_InField up_in_121[] = {
 	{"params", 2, 2, 1, 2, -1, -1},
 };
 static const int16_t up_num_121[] = {-1, 0, 1};
+static const uint64_t up_cond_0[] = {0u};
 static const cv_OutField up_plan_116[] = {
 	{"name", 1, 0, 2, 0, 0, 0},
+	{"isall", 2, 6, 0, 0, -1, 0},
 };
-static const int16_t up_out_122[] = {0};
 static const cv_InField up_in_122[] = {
 	{"name", 1, 2, 0, -1, -1, -1},
 };
@@ -3551,21 +3552,21 @@ static const cv_InField up_in_194[] = {
 };
 static const int16_t up_num_194[] = {-1, 0, 1};
 static const int32_t up_enum_36[15] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
-static const uint64_t up_cond_0[] = {6u, 10u, 2u};
-static const uint64_t up_cond_1[] = {5u};
+static const uint64_t up_cond_1[] = {6u, 10u, 2u};
+static const uint64_t up_cond_2[] = {5u};
 static const cv_OutField up_plan_191[] = {
 	{"contype", 1, 2, 0, 0, 0, 36},
 	{"conname", 2, 0, 2, 0, 1, 0},
 	{"deferrable", 3, 0, 0, 0, 2, 0},
 	{"initdeferred", 4, 0, 0, 0, 3, 0},
-	{"is_enforced", 5, 6, 0, 0, -1, 0},
+	{"is_enforced", 5, 6, 0, 0, -1, 1},
 	{"skip_validation", 6, 0, 0, 0, 28, 0},
 	{"initially_valid", 7, 0, 0, 0, 29, 0},
 	{"is_no_inherit", 8, 0, 0, 0, 5, 0},
 	{"raw_expr", 9, 1, 2, 0, 6, 2},
 	{"cooked_expr", 10, 0, 2, 0, 7, 0},
 	{"generated_when", 11, 0, 2, 0, 8, 0},
-	{"generated_kind", 12, 6, 2, 0, -1, 1},
+	{"generated_kind", 12, 6, 2, 0, -1, 2},
 	{"nulls_not_distinct", 13, 0, 0, 0, 9, 0},
 	{"keys", 14, 1, 2, 0, 10, 2},
 	{"including", 16, 1, 2, 0, 11, 2},
@@ -4392,7 +4393,7 @@ static const cv_Message up_messages[] = {
 	{"AlterOpFamilyStmt", up_in_119, 4, 4, up_num_119, 4, 113, up_out_119, 2},
 	{"PrepareStmt", up_in_120, 3, 3, up_num_120, 3, 114, up_out_120, 2},
 	{"ExecuteStmt", up_in_121, 2, 2, up_num_121, 2, 115, up_out_121, 2},
-	{"DeallocateStmt", up_in_122, 1, 1, up_num_122, 1, 116, up_out_122, 2},
+	{"DeallocateStmt", up_in_122, 1, 1, up_num_122, 1, 116, NULL, 0},
 	{"DeclareCursorStmt", up_in_123, 3, 3, up_num_123, 3, 117, up_out_123, 2},
 	{"CreateTableSpaceStmt", up_in_124, 4, 4, up_num_124, 4, 118, up_out_124, 2},
 	{"DropTableSpaceStmt", up_in_125, 2, 2, up_num_125, 2, 119, up_out_125, 2},
@@ -4628,7 +4629,7 @@ static const cv_Plan up_plans[] = {
 	{up_plan_113, 4},
 	{up_plan_114, 3},
 	{up_plan_115, 2},
-	{up_plan_116, 1},
+	{up_plan_116, 2},
 	{up_plan_117, 3},
 	{up_plan_118, 4},
 	{up_plan_119, 2},
@@ -4801,8 +4802,9 @@ static const cv_ValueMap up_values[] = {
 	{"PartitionSpec.strategy", up_value_1, 3, 1, 0},
 };
 static const cv_Default up_defaults[] = {
-	{"Constraint.is_enforced", 0, up_cond_0, 3, NULL, 1u},
-	{"Constraint.generated_kind", 0, up_cond_1, 1, "s", 0u},
+	{"DeallocateStmt.isall", 0, up_cond_0, 1, NULL, 1u},
+	{"Constraint.is_enforced", 0, up_cond_1, 3, NULL, 1u},
+	{"Constraint.generated_kind", 0, up_cond_2, 1, "s", 0u},
 };
 const cv_Table pgbind_convert_pg15_pg18 = {15, 18, 180006, up_messages, 240, 0, up_plans, up_enums, up_values, up_defaults};
 
@@ -9401,13 +9403,14 @@ static const cv_InField down_in_251[] = {
 	{"params", 2, 2, 1, 2, -1, -1},
 };
 static const int16_t down_num_251[] = {-1, 0, 1};
+static const uint64_t down_cond_2[] = {0u};
 static const cv_OutField down_plan_208[] = {
 	{"name", 1, 0, 2, 0, 0, 0},
+	{"isall", 0, 7, 0, 0, 1, 2},
 };
-static const int16_t down_out_252[] = {0, -1, -1};
 static const cv_InField down_in_252[] = {
 	{"name", 1, 2, 0, -1, -1, -1},
-	{"isall", 2, 0, 2, -1, -1, -1},
+	{"isall", 2, 0, 0, -1, -1, -1},
 	{"location", 3, 0, 2, -1, -1, -1},
 };
 static const int16_t down_num_252[] = {-1, 0, 1, 2};
@@ -9902,7 +9905,7 @@ static const cv_Message down_messages[] = {
 	{"CreateTransformStmt", down_in_249, 5, 5, down_num_249, 5, 205, down_out_249, 2},
 	{"PrepareStmt", down_in_250, 3, 3, down_num_250, 3, 206, down_out_250, 2},
 	{"ExecuteStmt", down_in_251, 2, 2, down_num_251, 2, 207, down_out_251, 2},
-	{"DeallocateStmt", down_in_252, 3, 3, down_num_252, 3, 208, down_out_252, 2},
+	{"DeallocateStmt", down_in_252, 3, 3, down_num_252, 3, 208, NULL, 0},
 	{"DropOwnedStmt", down_in_253, 2, 2, down_num_253, 2, 209, down_out_253, 2},
 	{"ReassignOwnedStmt", down_in_254, 2, 2, down_num_254, 2, 210, down_out_254, 2},
 	{"AlterTSDictionaryStmt", down_in_255, 2, 2, down_num_255, 2, 211, down_out_255, 2},
@@ -10133,7 +10136,7 @@ static const cv_Plan down_plans[] = {
 	{down_plan_205, 5},
 	{down_plan_206, 3},
 	{down_plan_207, 2},
-	{down_plan_208, 1},
+	{down_plan_208, 2},
 	{down_plan_209, 2},
 	{down_plan_210, 2},
 	{down_plan_211, 2},
@@ -10211,6 +10214,7 @@ static const cv_ValueMap down_values[] = {
 static const cv_Default down_defaults[] = {
 	{"Constraint.is_enforced", 0, down_cond_0, 3, NULL, 1u},
 	{"Constraint.generated_kind", 0, down_cond_1, 1, "s", 0u},
+	{"DeallocateStmt.isall", 0, down_cond_2, 1, NULL, 1u},
 };
 const cv_Table pgbind_convert_pg18_pg15 = {18, 15, 150001, down_messages, 273, 0, down_plans, down_enums, down_values, down_defaults};
 
