@@ -510,6 +510,44 @@ static bool fuzz(Run *r)
 	return tried[PGBIND_CONVERT_MALFORMED] > 0;
 }
 
+/* Malformed encodings of a ParseResult (version = 1, stmts = 2, RawStmt.stmt_location = 2): each
+ * must be PGBIND_CONVERT_MALFORMED with exactly this message and offset. */
+static bool malformed_messages(int from, int to)
+{
+	static const struct {
+		uint8_t bytes[8];
+		size_t len;
+		const char *message;
+		size_t offset;
+	} cases[] = {
+		{{0x08}, 1, "ParseResult.version: a truncated varint at offset 0", 0},
+		{{0x08, 0x80, 0x80}, 3, "ParseResult.version: a truncated varint at offset 0", 0},
+		{{0x08, 0x01, 0x12, 0x05, 0x10}, 5, "ParseResult.stmts: a length past the end of its message at offset 2", 2},
+		{{0xf8, 0x07, 0x01}, 3, "ParseResult: no field 127 (wire type 0) at offset 0", 0},
+		{{0x0a, 0x00}, 2, "ParseResult.version: wire type 2 where the proto says 0, at offset 0", 0},
+		{{0x08, 0x01, 0x08, 0x02}, 4, "ParseResult.version: given twice, at offset 2", 2},
+		{{0x12, 0x02, 0x10, 0x80}, 4, "RawStmt.stmt_location: a truncated varint at offset 2", 2},
+		{{0x12, 0x01, 0x0b}, 3, "RawStmt.stmt: wire type 3 where the proto says 2, at offset 2", 2},
+		{{0x12, 0x01, 0x7b}, 3, "RawStmt: no field 15 (wire type 3) at offset 2", 2},
+		{{0x80}, 1, "ParseResult: a truncated field key at offset 0", 0},
+	};
+	bool ok = true;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		uint8_t *out = NULL;
+		size_t n;
+		pgbind_ConvertError err;
+		pgbind_ConvertCode c = pgbind_convert_protobuf(from, to, cases[i].bytes, cases[i].len, &out, &n, &err);
+		if (c != PGBIND_CONVERT_MALFORMED || strcmp(err.message, cases[i].message) != 0 ||
+			err.offset != cases[i].offset || out) {
+			fprintf(stderr, "FAIL: malformed case %zu: code %d, \"%s\" at %zu; expected \"%s\" at %zu\n", i, c,
+					err.message, err.offset, cases[i].message, cases[i].offset);
+			ok = false;
+		}
+		free(out);
+	}
+	return ok;
+}
+
 /* ParseResult{stmts: RawStmt{stmt: Node{a_expr: A_Expr{lexpr: Node{...}}}}}, `depth` A_Exprs deep. */
 static int field_number(const cv_Table *t, const char *msg, const char *field)
 {
@@ -745,6 +783,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "FAIL: up then down differs on %ld statements\n", r.identity_fail);
 		ok = false;
 	}
+	if (!malformed_messages(a, b) || !malformed_messages(b, a))
+		ok = false;
 	if (!fuzz(&r)) {
 		fprintf(stderr, "FAIL: no mutated input was found malformed\n");
 		ok = false;
