@@ -3,7 +3,7 @@
  * libpg_query protobuf encodings (tables in targets/c/generated/convert/, their shape in
  * targets/c/runtime/convert_table.h, semantics in docs/convert.md). Entry point
  * pgbind_convert_protobuf() (targets/c/runtime/pgbind_convert.h); the generated index
- * (targets/c/generated/convert/index.c) lists the tables. Depends on libc only.
+ * (targets/c/generated/convert/index.c) lists the tables, linked with them. Depends on libc only.
  *
  * Each input message is read once into a stack of occurrences (field, value or bytes, offset),
  * then its output form is written by the message's plan: in the output proto's field order, each
@@ -23,7 +23,10 @@
 
 #include "convert_table.h"
 
-extern const cv_Table *const pgbind_convert_tables[];
+/* Weak: a program that compiles every file of targets/c/runtime without the generated tables
+ * (the vendored drop-in, make dist's packages) still links, and every pair is then
+ * PGBIND_CONVERT_NO_PAIR. */
+extern const cv_Table *const pgbind_convert_tables[] __attribute__((weak));
 
 typedef struct {
 	const uint8_t *data; /* LEN: the bytes; else the field's start (for the offset) */
@@ -498,7 +501,7 @@ static bool transcode(Cx *cx, int msg, const uint8_t *p, size_t n)
 
 static const cv_Table *find_table(int from, int to)
 {
-	for (size_t i = 0; pgbind_convert_tables[i]; i++)
+	for (size_t i = 0; pgbind_convert_tables && pgbind_convert_tables[i]; i++)
 		if (pgbind_convert_tables[i]->from_major == from && pgbind_convert_tables[i]->to_major == to)
 			return pgbind_convert_tables[i];
 	return NULL;
