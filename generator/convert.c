@@ -198,6 +198,13 @@ static bool check_message(cg_Pair *pair, json_t *msg, json_t *queue, json_t *see
 		const char *name = cg_str(f, "name");
 		snprintf(target, sizeof target, "%s.%s", m, name);
 		if (field_differs(newer_msg, f)) {
+			static const char *const keys[] = {"moved", "map", "dropped", "unset"};
+			int n_keys = 0;
+			for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+				n_keys += overrides_get(pair->ov, target, keys[k]) != NULL;
+			if (n_keys > 1)
+				return overrides_fail(pair->ov, err, target, "moved",
+									  "%s: declare one of moved:, map:, dropped:, unset:", target);
 			/* field_declared() marked them used; read them again for their values */
 			const char *moved = overrides_get(pair->ov, target, "moved");
 			if (moved && !check_moved(pair, msg, f, moved, err))

@@ -749,6 +749,10 @@ expect_fail "... so does an enum value the newer major lacks" 1 \
 expect_fail "a declaration that matches no difference is stale: refused with its line" 1 \
 	"majors-stale.txt:[0-9]+:[0-9]+: error: override 'SelectStmt.target_list dropped:true' matches nothing" \
 	"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-stale.txt" "$TMP/cv.c"
+{ cat schema/majors.txt; echo 'InsertStmt.returning_list dropped:true until:15'; } >"$TMP/majors-two.txt"
+expect_fail "two declarations of one difference are refused" 1 \
+	'majors-two.txt:[0-9]+:[0-9]+: error: InsertStmt.returning_list: declare one of moved:, map:, dropped:, unset:' \
+	"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-two.txt" "$TMP/cv.c"
 sed 's/^UpdateStmt.returning_list   moved:returning_clause.exprs/UpdateStmt.returning_list   moved:returning_clause.expr/' \
 	schema/majors.txt >"$TMP/majors-path.txt"
 expect_fail "a moved: path to no field of the newer major is refused" 1 \
