@@ -540,3 +540,4 @@ $(BUILD)/tests/test_stack: tests/runtime/test_stack.c tests/check.h $(BUILD)/lib
 
 # Every PostgreSQL major in one build (issue 52): make majors, make majors-test.
 include mk/majors.mk
+include mk/convert.mk

@@ -719,6 +719,76 @@ step "each renamed major and the user's -lpg_query in one process = each major's
 step "... the same with ThreadSanitizer (the project corpus, one round)" \
 	"$BUILD/majors/one_process_tsan" --threads=4 --rounds=1 $MAJORS_SQL
 
+
+# The generated converters between majors' parse trees (issue 52, part 3; mk/convert.mk,
+# docs/convert.md): the measurement per pair (build/convert/run-pgA-pgB.sh, written by make
+# convert-test) and the generator's refusals.
+section convert "converters between majors (tests/convert, docs/generated/majors-*.md)"
+step "make convert-test wrote a run script per pair" sh -c "ls '$BUILD'/convert/run-pg*-pg*.sh >/dev/null"
+for run in "$BUILD"/convert/run-pg*-pg*.sh; do
+	[ -e "$run" ] || continue
+	pair=${run##*/run-}
+	step "${pair%.sh}: up = the newer's parse but where docs/generated lists; up then down = identity; fuzz" "$run"
+	step "... the same under AddressSanitizer and UndefinedBehaviorSanitizer" \
+		env CONVERT_TEST="$BUILD/convert/convert_test_asan" "$run"
+done
+if [ -n "${HAVE_FUZZ:-}" ]; then
+	mkdir -p "$TMP/convert-fuzz"
+	step "libFuzzer on the converters (every table, both ways; seeded with real parses), 20 s, fixed seed" \
+		"$BUILD/convert/fuzz_convert" -seed=1 -max_total_time=20 -max_len=65536 "$TMP/convert-fuzz" "$BUILD/convert/seeds"
+fi
+# what a value with no older form says: its path, exactly (convert_test --show)
+cv_show() { "$BUILD/convert/convert_test" "$1" "$2" --show "$3" | grep -qxF "$4"; }
+step "down: MERGE's RETURNING (17) names its path in 15" cv_show 15 18 \
+	'MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN DELETE RETURNING t.id' \
+	'18 to 15: error 2: stmts[0].stmt.MergeStmt.returning_clause (18) has no form in 15 (at byte 116)'
+step "down: RETURNING WITH (OLD AS o) (18) is the moved clause's other field" cv_show 17 18 \
+	'UPDATE t SET v = 1 RETURNING WITH (OLD AS o) o.v' \
+	'18 to 17: error 2: stmts[0].stmt.UpdateStmt.returning_clause.options (18) has no form in 17 (at byte 46)'
+step "down: SET STATISTICS DEFAULT (17) leaves 15's integer nothing to read" cv_show 15 18 \
+	'ALTER STATISTICS s SET STATISTICS DEFAULT' \
+	'18 to 15: error 2: stmts[0].stmt.AlterStatsStmt.stxstattarget = absent (18) has no form in 15 (at byte 11)'
+step "up: SET STATISTICS 5 (15's integer) is 18's own parse (an Integer node)" cv_show 15 18 \
+	'ALTER STATISTICS s SET STATISTICS 5' "15 to 18: 26 bytes, equal to 18's own parse"
+step "... and down again 15's own" cv_show 15 18 \
+	'ALTER STATISTICS s SET STATISTICS 5' "18 to 15: 21 bytes, equal to 15's own parse"
+step "up: a CHECK constraint gets 18's is_enforced (default:true if:contype=...): 18's own parse" cv_show 15 18 \
+	'CREATE TABLE t (a int CHECK (a > 0))' "15 to 18: 139 bytes, equal to 18's own parse"
+step "down: NOT ENFORCED (18) is the default not holding: no form in 15" cv_show 15 18 \
+	'ALTER TABLE t ADD CONSTRAINT c CHECK (a > 0) NOT ENFORCED' \
+	'18 to 15: error 2: stmts[0].stmt.AlterTableStmt.cmds[0].AlterTableCmd.def.Constraint.is_enforced = 0 (18) has no form in 15 (at byte 35)'
+step "down: a VIRTUAL generated column (18) has no form in 17" cv_show 17 18 \
+	'CREATE TABLE t (a int, b int GENERATED ALWAYS AS (a) VIRTUAL)' \
+	"18 to 17: error 2: stmts[0].stmt.CreateStmt.table_elts[1].ColumnDef.constraints[0].Constraint.generated_kind = 'v' (18) has no form in 17 (at byte 161)"
+CV_GEN="$BUILD/pgbind-convert-gen"
+cv_arg() { echo "$1:$BUILD/majors/pg$1/tree/protobuf/pg_query.proto:$BUILD/majors/pg$1/tree/pg_query.h"; }
+step "the committed tables are what the generator makes of the trees (15-18, 17-18)" sh -c "
+	'$CV_GEN' $(cv_arg 15) $(cv_arg 18) schema/majors.txt '$TMP/cv1518.c' && cmp targets/c/generated/convert/pg15_pg18.c '$TMP/cv1518.c' &&
+	'$CV_GEN' $(cv_arg 17) $(cv_arg 18) schema/majors.txt '$TMP/cv1718.c' && cmp targets/c/generated/convert/pg17_pg18.c '$TMP/cv1718.c'"
+grep -v '^InsertStmt.returning_list' schema/majors.txt >"$TMP/majors-noret.txt"
+expect_fail "an undeclared field of the older major stops the generator with both protos' lines and the line to add" 1 \
+	'pg15/tree/protobuf/pg_query.proto:[0-9]+: error: InsertStmt.returning_list \(15\) has no field of that name in 18 \(message InsertStmt at .*pg18/tree/protobuf/pg_query.proto:[0-9]+\)' \
+	"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-noret.txt" "$TMP/cv.c"
+expect_fail "... and the lines that would declare it" 1 '^ +InsertStmt.returning_list moved:FIELD.FIELD until:15 ' \
+	"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-noret.txt" "$TMP/cv.c"
+grep -v '^AlterTableType.AT_CheckNotNull' schema/majors.txt >"$TMP/majors-noenum.txt"
+expect_fail "... so does an enum value the newer major lacks" 1 \
+	'error: enum value AlterTableType.AT_CheckNotNull \(17\) is not in 18.s enum AlterTableType \(.*pg18/tree/protobuf/pg_query.proto:[0-9]+\)' \
+	"$CV_GEN" "$(cv_arg 17)" "$(cv_arg 18)" "$TMP/majors-noenum.txt" "$TMP/cv.c"
+{ cat schema/majors.txt; echo 'SelectStmt.target_list dropped:true'; } >"$TMP/majors-stale.txt"
+expect_fail "a declaration that matches no difference is stale: refused with its line" 1 \
+	"majors-stale.txt:[0-9]+:[0-9]+: error: override 'SelectStmt.target_list dropped:true' matches nothing" \
+	"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-stale.txt" "$TMP/cv.c"
+{ cat schema/majors.txt; echo 'InsertStmt.returning_list dropped:true until:15'; } >"$TMP/majors-two.txt"
+expect_fail "two declarations of one difference are refused" 1 \
+	'majors-two.txt:[0-9]+:[0-9]+: error: InsertStmt.returning_list: declare one of moved:, map:, dropped:, unset:' \
+	"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-two.txt" "$TMP/cv.c"
+sed 's/^UpdateStmt.returning_list   moved:returning_clause.exprs/UpdateStmt.returning_list   moved:returning_clause.expr/' \
+	schema/majors.txt >"$TMP/majors-path.txt"
+expect_fail "a moved: path to no field of the newer major is refused" 1 \
+	'error: moved:returning_clause.expr: ReturningClause has no field expr' \
+	"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-path.txt" "$TMP/cv.c"
+
 section_end
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
