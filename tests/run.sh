@@ -657,8 +657,10 @@ step "... and statically (pkg-config --static)" sh -c "
 		\$(env $PCENV pkg-config $PCDEF --cflags pgbind) '$TMP/stage/usr/local/lib/libpgbind.a' \
 		\$(env $PCENV pkg-config $PCDEF --static --libs pgbind | sed 's/-lpgbind//') &&
 	'$TMP/smoke-static' 'delete from t' | grep -qx 'DeleteStmt: DELETE FROM t'"
-mkdir -p "$TMP/vendor/third_party/pgbind" && cp -r targets/c/runtime targets/c/generated "$TMP/vendor/third_party/pgbind/"
-step "targets/c/runtime/ and targets/c/generated/ build as a vendored drop-in" sh -c "
+# the runtime and the generated C of one major, as generated/ (as make dist's C sources)
+mkdir -p "$TMP/vendor/third_party/pgbind" && cp -r targets/c/runtime "$TMP/vendor/third_party/pgbind/" &&
+	cp -r "targets/c/generated/pg$PG_MAJOR" "$TMP/vendor/third_party/pgbind/generated"
+step "targets/c/runtime/ and targets/c/generated/pg$PG_MAJOR/ build as a vendored drop-in" sh -c "
 	cd '$TMP/vendor' && ${CC:-cc} ${SANFLAGS:-} -std=c11 -D_DEFAULT_SOURCE -O1 -o smoke '$PWD/tests/cli/smoke.c' third_party/pgbind/runtime/*.c \
 		-Ithird_party/pgbind/runtime -Ithird_party/pgbind/generated $PG_QUERY_INCLUDES -I'$PG_INCLUDE_SERVER' \
 		$PG_QUERY_LIBS -pthread && ./smoke 'insert into t values (1)' | grep -qx 'InsertStmt: INSERT INTO t VALUES (1)'"
