@@ -1,7 +1,8 @@
 # pgbind -- generated C bindings for PostgreSQL parse trees.
 #
 #   make                  build the library and the pgbind command (build/)
-#   make regen            extract the node model (libclang) and regenerate every target's generated files
+#   make regen            extract the node models (libclang) and regenerate every target's generated files
+#                         (and the C of every other major of MAJORS: targets/c/generated/pgNN)
 #   make check-generated  fail when a generated file differs from what the inputs generate
 #   make check            everything above, the unit tests and the verification suite
 #   make install          PREFIX=/usr/local DESTDIR=
@@ -481,7 +482,8 @@ HAVE_FUZZ_CC := $(shell command -v $(FUZZ_CC) >/dev/null 2>&1 && echo yes)
 # PARTS="unit parse ..." runs only those parts (tests/run.sh --list names them); everything is
 # still built. check-quick builds less (no sanitizer build, no fuzzers, no Rust crate) and runs
 # the parts that need nothing else, on the project corpus alone: a couple of minutes.
-SUITE_ENV = BUILD=$(BUILD) SAN_BUILD=$(SAN_BUILD) GEN_ARGS="$(GEN_ARGS)" PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER) \
+SUITE_ENV = BUILD=$(BUILD) SAN_BUILD=$(SAN_BUILD) GEN_ARGS="$(GEN_ARGS)" GEN_MAJORS="$(GEN_MAJORS)" \
+	PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER) \
 	PG_QUERY_INCLUDES="$(PG_QUERY_INCLUDES)" PG_QUERY_LIBS="$(PG_QUERY_LIBS)" PG_MAJOR=$(PG_MAJOR) \
 	PG_QUERY_DIR="$(PG_QUERY_DIR)" PG_QUERY_STATIC="$(PG_QUERY_STATIC)" \
 	CARGO="$(CARGO)" RUSTC="$(RUSTC)" \

@@ -144,6 +144,25 @@ step "every target's generated files are in sync with their inputs (check-genera
 step "schema model is what libclang reads from the headers today" sh -c "
 	'$BUILD/pgbind-extract' --include-dir '$PG_INCLUDE_SERVER' --out '$TMP/nodes.json' >/dev/null &&
 	diff -u '$MODEL' '$TMP/nodes.json'"
+# Every other major of MAJORS (GEN_MAJORS): its generated C alone, from its own schema/pgNN/ and its
+# libpg_query tree's pg_query.proto (the Makefile's check-generated-pgNN; the tree is mk/majors.mk's,
+# fetched from Debian once unless PGnn_DIR names one), and its model as libclang reads it from the
+# tree's headers. A folder edited by hand, or missing, fails with what to run.
+for m in ${GEN_MAJORS:-}; do
+	step "PostgreSQL $m's generated C (targets/c/generated/pg$m) is in sync with its inputs" \
+		make -s check-generated-pg"$m" BUILD="$BUILD"
+	step "schema/pg$m/nodes.json is what libclang reads from PostgreSQL $m's headers (its tree)" sh -c "
+		'$BUILD/pgbind-extract' --include-dir '$BUILD/majors/pg$m/tree/src/postgres/include' --out '$TMP/nodes$m.json' >/dev/null &&
+		diff -u schema/pg$m/nodes.json '$TMP/nodes$m.json'"
+	rm -rf "$TMP/stale-c" && mkdir -p "$TMP/stale-c" && cp -r "targets/c/generated/pg$m" "$TMP/stale-c/"
+	echo "// edited by hand" >>"$TMP/stale-c/pg$m/equal.inc.c"
+	expect_fail "... an edited file of it (equal.inc.c) fails make check-generated, saying what to run" 2 \
+		"error: $TMP/stale-c/pg$m, PostgreSQL $m's generated C, is stale or missing \(above\): run \`make generate\`" \
+		make -s check-generated-pg"$m" BUILD="$BUILD" C_GEN_ROOT="$TMP/stale-c"
+	rm -rf "$TMP/stale-c/pg$m"
+	expect_fail "... and so does its folder missing" 2 "error: $TMP/stale-c/pg$m, PostgreSQL $m's generated C, is stale or missing" \
+		make -s check-generated-pg"$m" BUILD="$BUILD" C_GEN_ROOT="$TMP/stale-c"
+done
 # GEN_ARGS without its targets: the inputs alone.
 gen_inputs() {
 	echo "$GEN_ARGS" | sed 's/--target [^ ]*//g; s/--templates [^ ]*//g; s/--[a-z-]*out [^ ]*//g'
