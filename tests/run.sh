@@ -144,6 +144,25 @@ step "every target's generated files are in sync with their inputs (check-genera
 step "schema model is what libclang reads from the headers today" sh -c "
 	'$BUILD/pgbind-extract' --include-dir '$PG_INCLUDE_SERVER' --out '$TMP/nodes.json' >/dev/null &&
 	diff -u '$MODEL' '$TMP/nodes.json'"
+# Every other major of MAJORS (GEN_MAJORS): its generated C alone, from its own schema/pgNN/ and its
+# libpg_query tree's pg_query.proto (the Makefile's check-generated-pgNN; the tree is mk/majors.mk's,
+# fetched from Debian once unless PGnn_DIR names one), and its model as libclang reads it from the
+# tree's headers. A folder edited by hand, or missing, fails with what to run.
+for m in ${GEN_MAJORS:-}; do
+	step "PostgreSQL $m's generated C (targets/c/generated/pg$m) is in sync with its inputs" \
+		make -s check-generated-pg"$m" BUILD="$BUILD"
+	step "schema/pg$m/nodes.json is what libclang reads from PostgreSQL $m's headers (its tree)" sh -c "
+		'$BUILD/pgbind-extract' --include-dir '$BUILD/majors/pg$m/tree/src/postgres/include' --out '$TMP/nodes$m.json' >/dev/null &&
+		diff -u schema/pg$m/nodes.json '$TMP/nodes$m.json'"
+	rm -rf "$TMP/stale-c" && mkdir -p "$TMP/stale-c" && cp -r "targets/c/generated/pg$m" "$TMP/stale-c/"
+	echo "// edited by hand" >>"$TMP/stale-c/pg$m/equal.inc.c"
+	expect_fail "... an edited file of it (equal.inc.c) fails make check-generated, saying what to run" 2 \
+		"error: $TMP/stale-c/pg$m, PostgreSQL $m's generated C, is stale or missing \(above\): run \`make generate\`" \
+		make -s check-generated-pg"$m" BUILD="$BUILD" C_GEN_ROOT="$TMP/stale-c"
+	rm -rf "$TMP/stale-c/pg$m"
+	expect_fail "... and so does its folder missing" 2 "error: $TMP/stale-c/pg$m, PostgreSQL $m's generated C, is stale or missing" \
+		make -s check-generated-pg"$m" BUILD="$BUILD" C_GEN_ROOT="$TMP/stale-c"
+done
 # GEN_ARGS without its targets: the inputs alone.
 gen_inputs() {
 	echo "$GEN_ARGS" | sed 's/--target [^ ]*//g; s/--templates [^ ]*//g; s/--[a-z-]*out [^ ]*//g'
@@ -687,8 +706,10 @@ step "... and statically (pkg-config --static)" sh -c "
 		\$(env $PCENV pkg-config $PCDEF --cflags pgbind) '$TMP/stage/usr/local/lib/libpgbind.a' \
 		\$(env $PCENV pkg-config $PCDEF --static --libs pgbind | sed 's/-lpgbind//') &&
 	'$TMP/smoke-static' 'delete from t' | grep -qx 'DeleteStmt: DELETE FROM t'"
-mkdir -p "$TMP/vendor/third_party/pgbind" && cp -r targets/c/runtime targets/c/generated "$TMP/vendor/third_party/pgbind/"
-step "targets/c/runtime/ and targets/c/generated/ build as a vendored drop-in" sh -c "
+# the runtime and the generated C of one major, as generated/ (as make dist's C sources)
+mkdir -p "$TMP/vendor/third_party/pgbind" && cp -r targets/c/runtime "$TMP/vendor/third_party/pgbind/" &&
+	cp -r "targets/c/generated/pg$PG_MAJOR" "$TMP/vendor/third_party/pgbind/generated"
+step "targets/c/runtime/ and targets/c/generated/pg$PG_MAJOR/ build as a vendored drop-in" sh -c "
 	cd '$TMP/vendor' && ${CC:-cc} ${SANFLAGS:-} -std=c11 -D_DEFAULT_SOURCE -O1 -o smoke '$PWD/tests/cli/smoke.c' third_party/pgbind/runtime/*.c \
 		-Ithird_party/pgbind/runtime -Ithird_party/pgbind/generated $PG_QUERY_INCLUDES -I'$PG_INCLUDE_SERVER' \
 		$PG_QUERY_LIBS -pthread && ./smoke 'insert into t values (1)' | grep -qx 'InsertStmt: INSERT INTO t VALUES (1)'"

@@ -1,7 +1,7 @@
 /*
  * from_pg.c -- PostgreSQL raw parse nodes -> pgbind AST, and pgbind_parse().
  *
- * The per-node converters are generated (targets/c/generated/from_pg.inc.c): each is a flat list of
+ * The per-node converters are generated (targets/c/generated/pgNN/from_pg.inc.c): each is a flat list of
  * FROM_PG_<KIND>(c_field, ast_field, type) lines, one per proto field. What each conversion kind
  * means is defined here, once, by the macros below (the shape of PostgreSQL's copyfuncs.c).
  *

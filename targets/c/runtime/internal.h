@@ -90,7 +90,7 @@ bool pgbind_first_difference(const pgbind_ParseResult *a, const pgbind_ParseResu
 /*
  * libpg_query's behaviours, declared per version in schema/libpg_query.txt (each
  * line for the majors its since:/until: say; checked by pgbind-gen against the model: an unknown kind or field
- * stops it) and generated into targets/c/generated/libpg_query.inc.c, indexed like pgbind_message_descs
+ * stops it) and generated into targets/c/generated/pgNN/libpg_query.inc.c, indexed like pgbind_message_descs
  * and each message's fields. What each flag means, once (the schema files' keys in brackets):
  */
 enum {

@@ -1,6 +1,6 @@
 /*
  * node_rules.h -- the per-kind knowledge of libpg_query's summary (schema/summary.txt, generated
- * into targets/c/generated/node_rules.inc.c), indexed by node tag once (raw_walk.c), for the raw
+ * into targets/c/generated/pgNN/node_rules.inc.c), indexed by node tag once (raw_walk.c), for the raw
  * walker (raw_walk.c), the summary (summary.c) and its truncation (truncate.c). What each rule and
  * action means is written in schema/summary.txt's head.
  */

@@ -39,7 +39,7 @@ extern "C" {
 /* The generated code and this runtime must come from the same pgbind: see `make regen`. */
 #define PGBIND_RUNTIME_GEN_VERSION 1
 #if PGBIND_GEN_VERSION != PGBIND_RUNTIME_GEN_VERSION
-#error "targets/c/generated/pgbind_ast.h was generated for another pgbind runtime: run make regen"
+#error "targets/c/generated/pgNN/pgbind_ast.h was generated for another pgbind runtime: run make regen"
 #endif
 
 /* ---- Status ---------------------------------------------------------------------------------- */
