@@ -233,7 +233,7 @@ regen-verify: all
 		>$(BUILD)/regen-verify.txt 2>&1 || { scripts/regen-hint.sh $(BUILD)/regen-verify.txt $(PG_MAJOR) >&2; exit 1; }
 	@tail -1 $(BUILD)/regen-verify.txt | sed 's/^/make regen: pgbind verify on the corpus: /'
 
-check-generated: deps $(BUILD)/pgbind-gen check-generated-go $(addprefix check-generated-pg,$(GEN_MAJORS))
+check-generated: deps $(BUILD)/pgbind-gen check-generated-go $(addprefix check-generated-pg,$(GEN_MAJORS)) convert-check-generated
 	$(BUILD)/pgbind-gen $(GEN_ARGS) --check
 
 # The Go module's message types: protoc-gen-go's output for the same pg_query.proto, committed
