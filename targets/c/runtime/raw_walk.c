@@ -51,6 +51,15 @@ static pgbind_RawKind *kind_of(const pgbind_NodeRuleLine *l)
 	return tag && tag < PGBIND_NODE_TAG_LIMIT ? &kind_rules[tag] : NULL;
 }
 
+/* Line l's field, as the walker reads it in each form. */
+static pgbind_RawField walked_field(const pgbind_NodeRuleLine *l)
+{
+	const pgbind_FieldDesc *f = pgbind_rule_field(l);
+	bool list = f->wire == PGBIND_WIRE_REPEATED_NODE || f->wire == PGBIND_WIRE_REPEATED_MESSAGE;
+	bool node = f->wire == PGBIND_WIRE_NODE || f->wire == PGBIND_WIRE_MESSAGE || f->wire == PGBIND_WIRE_ONEOF;
+	return (pgbind_RawField){f->offset, f->count_offset, l->c_offset, l->c_how, list, node, false};
+}
+
 static bool is_act(const pgbind_NodeRuleLine *l)
 {
 	return l->rule == PGBIND_NR_summary || l->rule == PGBIND_NR_recursive;
@@ -74,11 +83,11 @@ static void resolve_all(void)
 			k->walked = l->rule == PGBIND_NR_walk;
 			k->through = l->rule == PGBIND_NR_walk_in_place;
 			if (l->field >= 0 && k->n < PGBIND_RAW_MAX_FIELDS)
-				k->fields[k->n++] = l;
+				k->fields[k->n++] = walked_field(l);
 			break;
 		case PGBIND_NR_walk_each:
 			for (uint8_t f = 0; f < k->n; f++)
-				k->field_through[f] = k->field_through[f] || k->fields[f]->field == l->field;
+				k->fields[f].through |= k->fields[f].offset == pgbind_rule_field(l)->offset;
 			break;
 		case PGBIND_NR_statements:
 			k->statements = l;

@@ -19,22 +19,32 @@
 
 #define PGBIND_RAW_MAX_FIELDS 16
 
+/* A field the walker descends into, where each form holds it (copied from its line, so that a walk
+ * reads the kind's record and the node only). */
+typedef struct {
+	uint32_t offset, count_offset; /* pgbind's struct: the member, and its count for a list */
+	uint16_t c_offset;             /* PostgreSQL's struct */
+	uint8_t c_how;                 /* PGBIND_CF_node or PGBIND_CF_list */
+	uint8_t list : 1;              /* a list in pgbind's struct */
+	uint8_t node : 1;              /* a node in pgbind's struct */
+	uint8_t through : 1;           /* its elements are walked in their place (walk_each:) */
+} pgbind_RawField;
+
 /* What the walker and the summary know of a node kind, from its lines (raw_walk.c builds them
- * once; one for each kind, shared by both forms). */
+ * once; one for each kind, shared by both forms), what a walk reads first. */
 typedef struct pgbind_RawKind {
 	bool walked;      /* a kind the walker knows (it descends into it) */
 	bool through;     /* a kind walked in place of itself (CaseWhen) */
 	bool statement;   /* named in statement_types */
 	bool filter_stop; /* its filter:stop line */
 	uint8_t n;        /* the walker's fields, in its order */
-	const pgbind_NodeRuleLine *fields[PGBIND_RAW_MAX_FIELDS];
-	bool field_through[PGBIND_RAW_MAX_FIELDS];
-	const pgbind_NodeRuleLine **lines; /* every line of the kind, in the file's order */
-	size_t n_lines;
-	const pgbind_NodeRuleLine **acts; /* its summary: and recursive: lines, in the file's order */
-	size_t n_acts;
+	uint8_t n_acts;
+	const pgbind_NodeRuleLine **acts;      /* its summary: and recursive: lines, in the file's order */
 	const pgbind_NodeRuleLine *statements; /* its statements: line, or NULL */
 	const char *name;
+	pgbind_RawField fields[PGBIND_RAW_MAX_FIELDS];
+	const pgbind_NodeRuleLine **lines; /* every line of the kind, in the file's order */
+	size_t n_lines;
 } pgbind_RawKind;
 
 /* A form of tree: its tags' kinds and the tags of the nodes every form reads alike. */
@@ -135,16 +145,30 @@ static inline pgbind_Node *const *pgbind_raw_list(const pgbind_RawForm *form, co
 static inline bool pgbind_raw_fields(const pgbind_RawForm *form, const pgbind_Node *node, const pgbind_RawKind *k,
 									 pgbind_RawFn fn, void *ctx)
 {
+	const char *base = (const char *)node;
 	for (uint8_t i = 0; i < k->n; i++) {
-		const pgbind_NodeRuleLine *l = k->fields[i];
-		size_t n;
-		pgbind_Node *const *items = pgbind_line_list(form, node, l, &n);
+		const pgbind_RawField *f = &k->fields[i];
+		const pgbind_Node *one = NULL;
+		pgbind_Node *const *items = NULL;
+		size_t n = 0;
+		if (form->pg) {
+			const void *p = *(const void *const *)(base + f->c_offset);
+			if (f->c_how == PGBIND_CF_list)
+				items = pgbind_raw_pg_list(p, &n);
+			else
+				one = p;
+		} else if (f->list) {
+			n = *(const size_t *)(base + f->count_offset);
+			items = *(pgbind_Node *const *const *)(base + f->offset);
+		} else if (f->node) {
+			one = *(const pgbind_Node *const *)(base + f->offset);
+		}
 		if (!n) { /* a node field, or NIL: the walker offers NULL, which no callback looks at */
-			if (pgbind_raw_offer(pgbind_line_node(form, node, l), fn, ctx))
+			if (pgbind_raw_offer(one, fn, ctx))
 				return true;
 			continue;
 		}
-		if (!k->field_through[i]) {
+		if (!f->through) {
 			if (fn((pgbind_RawItem){NULL, items, n}, ctx))
 				return true;
 			continue;
