@@ -17,8 +17,12 @@
  * order within a kind: the kind's index in pgbind_message_descs, the rule and its action
  * (PGBIND_NR_* and PGBIND_NA_*, explained in targets/c/runtime/node_rules.h), the group of a
  * labelled summary rule, the field's index in the kind's fields (-1: none), and the condition
- * (an enum field's index, -1: none; negated for unless:; its values, 0-terminated). Included by
- * targets/c/runtime/raw_walk.c.
+ * (an enum field's index, -1: none; negated for unless:; its values, 0-terminated); then the same
+ * field in PostgreSQL's own node, which the summary from SQL walks (its offsetof, how it is read:
+ * PGBIND_CF_*, the condition's field's offsetof and its values as C values, in the same order). Included by
+ * targets/c/runtime/raw_walk.c, which includes PostgreSQL's node headers (pg_headers.h).
+ *
+ * Then each node kind's PostgreSQL tag and its index in pgbind_message_descs.
  *
  * Then the nodes the truncation builds (its build_NAME: lines): the kind, the role and part
  * (PGBIND_NB_* and PGBIND_NA_*), the characters of a measuring statement's own text, and each
@@ -27,225 +31,468 @@
  */
 
 const pgbind_NodeRuleLine pgbind_node_rule_lines[] = {
-	{ 2, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* Integer. */
-	{ 3, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* Float. */
-	{ 4, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* Boolean. */
-	{ 5, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* String. */
-	{ 6, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* BitString. */
-	{ 10, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* A_Const. */
-	{ 11, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* Alias. */
-	{ 11, PGBIND_NR_relation, PGBIND_NA_name, 0, 0, -1, false, { 0 } }, /* Alias.aliasname */
-	{ 12, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* RangeVar.alias */
-	{ 12, PGBIND_NR_relation, PGBIND_NA_schema, 0, 1, -1, false, { 0 } }, /* RangeVar.schemaname */
-	{ 12, PGBIND_NR_relation, PGBIND_NA_name, 0, 2, -1, false, { 0 } }, /* RangeVar.relname */
-	{ 12, PGBIND_NR_relation, PGBIND_NA_alias, 0, 5, -1, false, { 0 } }, /* RangeVar.alias */
-	{ 17, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* GroupingFunc.args */
-	{ 21, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* NamedArgExpr.arg */
-	{ 26, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* BoolExpr.args */
-	{ 27, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* SubLink.testexpr */
-	{ 27, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* SubLink.subselect */
-	{ 37, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* CaseExpr.arg */
-	{ 37, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* CaseExpr.args */
-	{ 37, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* CaseExpr.defresult */
-	{ 37, PGBIND_NR_walk_each, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* CaseExpr.args */
-	{ 38, PGBIND_NR_walk_in_place, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* CaseWhen.expr */
-	{ 38, PGBIND_NR_walk_in_place, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* CaseWhen.result */
-	{ 41, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* RowExpr.args */
-	{ 43, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* CoalesceExpr.args */
-	{ 44, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* MinMaxExpr.args */
-	{ 45, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* SQLValueFunction. */
-	{ 46, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* XmlExpr.named_args */
-	{ 46, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* XmlExpr.args */
-	{ 47, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* NullTest.arg */
-	{ 48, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* BooleanTest.arg */
-	{ 51, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* SetToDefault. */
-	{ 52, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* CurrentOfExpr. */
-	{ 57, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JoinExpr.larg */
-	{ 57, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* JoinExpr.rarg */
-	{ 57, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 } }, /* JoinExpr.quals */
-	{ 57, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 } }, /* JoinExpr.alias */
-	{ 57, PGBIND_NR_from_item, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JoinExpr.larg */
-	{ 57, PGBIND_NR_from_item, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* JoinExpr.rarg */
-	{ 60, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* IntoClause.rel */
-	{ 60, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 } }, /* IntoClause.viewQuery */
-	{ 60, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* IntoClause.rel */
-	{ 62, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 } }, /* RawStmt.stmt */
-	{ 62, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 } }, /* RawStmt. */
-	{ 64, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* InsertStmt.relation */
-	{ 64, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* InsertStmt.cols */
-	{ 64, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* InsertStmt.selectStmt */
-	{ 64, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* InsertStmt.onConflictClause */
-	{ 64, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* InsertStmt.withClause */
-	{ 64, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 5, -1, false, { 0 } }, /* InsertStmt.withClause */
-	{ 64, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 } }, /* InsertStmt.relation */
-	{ 64, PGBIND_NR_truncate, PGBIND_NA_insert_cols, 0, 1, -1, false, { 0 } }, /* InsertStmt.cols */
-	{ 65, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* DeleteStmt.relation */
-	{ 65, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* DeleteStmt.usingClause */
-	{ 65, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* DeleteStmt.whereClause */
-	{ 65, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* DeleteStmt.withClause */
-	{ 65, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 4, -1, false, { 0 } }, /* DeleteStmt.withClause */
-	{ 65, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 } }, /* DeleteStmt.relation */
-	{ 65, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 1, -1, false, { 0 } }, /* DeleteStmt.usingClause */
-	{ 65, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 } }, /* DeleteStmt.whereClause */
-	{ 66, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* UpdateStmt.relation */
-	{ 66, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* UpdateStmt.targetList */
-	{ 66, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* UpdateStmt.whereClause */
-	{ 66, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* UpdateStmt.fromClause */
-	{ 66, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* UpdateStmt.withClause */
-	{ 66, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 5, -1, false, { 0 } }, /* UpdateStmt.withClause */
-	{ 66, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 } }, /* UpdateStmt.relation */
-	{ 66, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 3, -1, false, { 0 } }, /* UpdateStmt.fromClause */
-	{ 66, PGBIND_NR_truncate, PGBIND_NA_set_targets, 0, 1, -1, false, { 0 } }, /* UpdateStmt.targetList */
-	{ 66, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 } }, /* UpdateStmt.whereClause */
-	{ 67, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* MergeStmt.relation */
-	{ 67, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* MergeStmt.sourceRelation */
-	{ 67, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* MergeStmt.joinCondition */
-	{ 67, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* MergeStmt.mergeWhenClauses */
-	{ 67, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* MergeStmt.withClause */
-	{ 67, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 4, -1, false, { 0 } }, /* MergeStmt.withClause */
-	{ 67, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 } }, /* MergeStmt.relation */
-	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* SelectStmt.distinctClause */
-	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* SelectStmt.intoClause */
-	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* SelectStmt.targetList */
-	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* SelectStmt.fromClause */
-	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* SelectStmt.whereClause */
-	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* SelectStmt.groupClause */
-	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 } }, /* SelectStmt.havingClause */
-	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 8, -1, false, { 0 } }, /* SelectStmt.windowClause */
-	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 9, -1, false, { 0 } }, /* SelectStmt.valuesLists */
-	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 10, -1, false, { 0 } }, /* SelectStmt.sortClause */
-	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 11, -1, false, { 0 } }, /* SelectStmt.limitOffset */
-	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 12, -1, false, { 0 } }, /* SelectStmt.limitCount */
-	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 14, -1, false, { 0 } }, /* SelectStmt.lockingClause */
-	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 15, -1, false, { 0 } }, /* SelectStmt.withClause */
-	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 18, -1, false, { 0 } }, /* SelectStmt.larg */
-	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 19, -1, false, { 0 } }, /* SelectStmt.rarg */
-	{ 68, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 15, -1, false, { 0 } }, /* SelectStmt.withClause */
-	{ 68, PGBIND_NR_summary, PGBIND_NA_tables_select, 1, 3, 16, false, { 1, 0 } }, /* SelectStmt.fromClause SETOP_NONE */
-	{ 68, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 2, 1, -1, false, { 0 } }, /* SelectStmt.intoClause */
-	{ 68, PGBIND_NR_summary, PGBIND_NA_filter, 2, 4, -1, false, { 0 } }, /* SelectStmt.whereClause */
-	{ 68, PGBIND_NR_truncate, PGBIND_NA_select_targets, 0, 2, -1, false, { 0 } }, /* SelectStmt.targetList */
-	{ 68, PGBIND_NR_truncate, PGBIND_NA_where, 0, 4, -1, false, { 0 } }, /* SelectStmt.whereClause */
-	{ 68, PGBIND_NR_truncate, PGBIND_NA_values, 0, 9, -1, false, { 0 } }, /* SelectStmt.valuesLists */
-	{ 68, PGBIND_NR_filter, PGBIND_NA_stop, 0, -1, -1, false, { 0 } }, /* SelectStmt. */
-	{ 69, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 } }, /* ReturnStmt. */
-	{ 70, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* PLAssignStmt.indirection */
-	{ 70, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* PLAssignStmt.val */
-	{ 70, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 } }, /* PLAssignStmt. */
-	{ 71, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, 2, true, { 21, 0 } }, /* AlterTableStmt.relation OBJECT_INDEX */
-	{ 75, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 3, 2, false, { 42, 0 } }, /* GrantStmt.objects OBJECT_TABLE */
-	{ 75, PGBIND_NR_summary, PGBIND_NA_functions_ddl, 1, 3, 2, false, { 20, 30, 35, 0 } }, /* GrantStmt.objects OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
-	{ 80, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 0, -1, false, { 0 } }, /* CopyStmt.relation */
-	{ 80, PGBIND_NR_summary, PGBIND_NA_walk, 0, 1, -1, false, { 0 } }, /* CopyStmt.query */
-	{ 80, PGBIND_NR_truncate, PGBIND_NA_where, 0, 7, -1, false, { 0 } }, /* CopyStmt.whereClause */
-	{ 81, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 } }, /* CreateStmt.relation */
-	{ 83, PGBIND_NR_summary, PGBIND_NA_name_lists_ddl, 0, 0, 1, false, { 42, 0 } }, /* DropStmt.objects OBJECT_TABLE */
-	{ 83, PGBIND_NR_summary, PGBIND_NA_owner_name_lists_ddl, 1, 0, 1, false, { 36, 45, 0 } }, /* DropStmt.objects OBJECT_RULE OBJECT_TRIGGER */
-	{ 83, PGBIND_NR_summary, PGBIND_NA_first_function_ddl, 2, 0, 1, false, { 20, 0 } }, /* DropStmt.objects OBJECT_FUNCTION */
-	{ 84, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 } }, /* TruncateStmt.relations */
-	{ 87, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 } }, /* IndexStmt.relation */
-	{ 87, PGBIND_NR_summary, PGBIND_NA_walk, 0, 4, -1, false, { 0 } }, /* IndexStmt.indexParams */
-	{ 87, PGBIND_NR_summary, PGBIND_NA_walk, 0, 7, -1, false, { 0 } }, /* IndexStmt.whereClause */
-	{ 87, PGBIND_NR_truncate, PGBIND_NA_where, 0, 7, -1, false, { 0 } }, /* IndexStmt.whereClause */
-	{ 88, PGBIND_NR_summary, PGBIND_NA_function_ddl, 0, 2, -1, false, { 0 } }, /* CreateFunctionStmt.funcname */
-	{ 91, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 2, 0, false, { 42, 0 } }, /* RenameStmt.relation OBJECT_TABLE */
-	{ 91, PGBIND_NR_summary, PGBIND_NA_renamed_ddl, 0, 5, 0, false, { 42, 0 } }, /* RenameStmt.newname OBJECT_TABLE */
-	{ 91, PGBIND_NR_summary, PGBIND_NA_functions_ddl, 1, 3, 0, false, { 20, 30, 35, 0 } }, /* RenameStmt.object OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
-	{ 91, PGBIND_NR_summary, PGBIND_NA_renamed_function_ddl, 1, 5, 0, false, { 20, 30, 35, 0 } }, /* RenameStmt.newname OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
-	{ 92, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 } }, /* RuleStmt.relation */
-	{ 92, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 } }, /* RuleStmt.whereClause */
-	{ 97, PGBIND_NR_statements, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* ViewStmt.query */
-	{ 97, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 } }, /* ViewStmt.view */
-	{ 97, PGBIND_NR_summary, PGBIND_NA_walk, 0, 2, -1, false, { 0 } }, /* ViewStmt.query */
-	{ 102, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 } }, /* VacuumStmt.rels */
-	{ 103, PGBIND_NR_statements, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* ExplainStmt.query */
-	{ 103, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 } }, /* ExplainStmt.query */
-	{ 104, PGBIND_NR_statements, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* CreateTableAsStmt.query */
-	{ 104, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 } }, /* CreateTableAsStmt.into */
-	{ 104, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 } }, /* CreateTableAsStmt.query */
-	{ 110, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 3, -1, false, { 0 } }, /* CreateTrigStmt.relation */
-	{ 115, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 } }, /* LockStmt.relations */
-	{ 121, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 } }, /* AlterDatabaseRefreshCollStmt. */
-	{ 129, PGBIND_NR_statements, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* PrepareStmt.query */
-	{ 129, PGBIND_NR_summary, PGBIND_NA_walk, 0, 2, -1, false, { 0 } }, /* PrepareStmt.query */
-	{ 165, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 2, -1, false, { 0 } }, /* RefreshMatViewStmt.relation */
-	{ 179, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 } }, /* CallStmt.funccall */
-	{ 181, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* A_Expr.lexpr */
-	{ 181, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* A_Expr.rexpr */
-	{ 182, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* ColumnRef. */
-	{ 182, PGBIND_NR_summary, PGBIND_NA_filter_column, 0, 0, -1, false, { 0 } }, /* ColumnRef.fields */
-	{ 183, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* ParamRef. */
-	{ 184, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* FuncCall.args */
-	{ 184, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* FuncCall.agg_order */
-	{ 184, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* FuncCall.agg_filter */
-	{ 184, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* FuncCall.over */
-	{ 184, PGBIND_NR_summary, PGBIND_NA_function_call, 0, 0, -1, false, { 0 } }, /* FuncCall.funcname */
-	{ 185, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* A_Star. */
-	{ 186, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* A_Indices.lidx */
-	{ 186, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* A_Indices.uidx */
-	{ 187, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* A_Indirection.arg */
-	{ 187, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* A_Indirection.indirection */
-	{ 188, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* A_ArrayExpr.elements */
-	{ 189, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* ResTarget.indirection */
-	{ 189, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* ResTarget.val */
-	{ 190, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* MultiAssignRef.source */
-	{ 191, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* TypeCast.arg */
-	{ 191, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* TypeCast.typeName */
-	{ 192, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* CollateClause.arg */
-	{ 193, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* SortBy.node */
-	{ 194, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* WindowDef.partitionClause */
-	{ 194, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* WindowDef.orderClause */
-	{ 194, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* WindowDef.startOffset */
-	{ 194, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 } }, /* WindowDef.endOffset */
-	{ 195, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* RangeSubselect.subquery */
-	{ 195, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* RangeSubselect.alias */
-	{ 196, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* RangeFunction.functions */
-	{ 196, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* RangeFunction.alias */
-	{ 196, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* RangeFunction.coldeflist */
-	{ 197, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* RangeTableSample.relation */
-	{ 197, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* RangeTableSample.args */
-	{ 197, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* RangeTableSample.repeatable */
-	{ 197, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* RangeTableSample.relation */
-	{ 198, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* RangeTableFunc.docexpr */
-	{ 198, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* RangeTableFunc.rowexpr */
-	{ 198, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* RangeTableFunc.namespaces */
-	{ 198, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* RangeTableFunc.columns */
-	{ 198, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* RangeTableFunc.alias */
-	{ 199, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* RangeTableFuncCol.colexpr */
-	{ 199, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* RangeTableFuncCol.coldefexpr */
-	{ 200, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* TypeName.typmods */
-	{ 200, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 } }, /* TypeName.arrayBounds */
-	{ 201, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* ColumnDef.typeName */
-	{ 201, PGBIND_NR_walk, PGBIND_NA_none, 0, 8, -1, false, { 0 } }, /* ColumnDef.raw_default */
-	{ 201, PGBIND_NR_walk, PGBIND_NA_none, 0, 13, -1, false, { 0 } }, /* ColumnDef.collClause */
-	{ 202, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* IndexElem.expr */
-	{ 211, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* GroupingSet.content */
-	{ 213, PGBIND_NR_function, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* ObjectWithArgs.objname */
-	{ 218, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* LockingClause.lockedRels */
-	{ 220, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* XmlSerialize.expr */
-	{ 220, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* XmlSerialize.typeName */
-	{ 221, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* WithClause.ctes */
-	{ 221, PGBIND_NR_ctes, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* WithClause.ctes */
-	{ 221, PGBIND_NR_recursive, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* WithClause.recursive */
-	{ 222, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* InferClause.indexElems */
-	{ 222, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* InferClause.whereClause */
-	{ 222, PGBIND_NR_truncate, PGBIND_NA_where, 0, 1, -1, false, { 0 } }, /* InferClause.whereClause */
-	{ 223, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* OnConflictClause.infer */
-	{ 223, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* OnConflictClause.targetList */
-	{ 223, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* OnConflictClause.whereClause */
-	{ 223, PGBIND_NR_truncate, PGBIND_NA_set_targets, 0, 2, -1, false, { 0 } }, /* OnConflictClause.targetList */
-	{ 223, PGBIND_NR_truncate, PGBIND_NA_where, 0, 3, -1, false, { 0 } }, /* OnConflictClause.whereClause */
-	{ 226, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* CommonTableExpr.ctequery */
-	{ 226, PGBIND_NR_cte, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* CommonTableExpr.ctename */
-	{ 226, PGBIND_NR_summary, PGBIND_NA_cte_scope, 0, 0, -1, false, { 0 } }, /* CommonTableExpr.ctename */
-	{ 226, PGBIND_NR_truncate, PGBIND_NA_cte_query, 0, 3, -1, false, { 0 } }, /* CommonTableExpr.ctequery */
-	{ 227, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* MergeWhenClause.condition */
-	{ 227, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* MergeWhenClause.targetList */
-	{ 227, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* MergeWhenClause.values */
-	{ 235, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* VacuumRelation.relation */
+	{ 2, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* Integer. */
+	{ 3, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* Float. */
+	{ 4, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* Boolean. */
+	{ 5, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* String. */
+	{ 6, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* BitString. */
+	{ 10, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* A_Const. */
+	{ 11, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* Alias. */
+	{ 11, PGBIND_NR_relation, PGBIND_NA_name, 0, 0, -1, false, { 0 }, offsetof(Alias, aliasname), PGBIND_CF_string, 0, { 0 } }, /* Alias.aliasname */
+	{ 12, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(RangeVar, alias), PGBIND_CF_node, 0, { 0 } }, /* RangeVar.alias */
+	{ 12, PGBIND_NR_relation, PGBIND_NA_schema, 0, 1, -1, false, { 0 }, offsetof(RangeVar, schemaname), PGBIND_CF_string, 0, { 0 } }, /* RangeVar.schemaname */
+	{ 12, PGBIND_NR_relation, PGBIND_NA_name, 0, 2, -1, false, { 0 }, offsetof(RangeVar, relname), PGBIND_CF_string, 0, { 0 } }, /* RangeVar.relname */
+	{ 12, PGBIND_NR_relation, PGBIND_NA_alias, 0, 5, -1, false, { 0 }, offsetof(RangeVar, alias), PGBIND_CF_node, 0, { 0 } }, /* RangeVar.alias */
+	{ 17, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(GroupingFunc, args), PGBIND_CF_list, 0, { 0 } }, /* GroupingFunc.args */
+	{ 21, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(NamedArgExpr, arg), PGBIND_CF_node, 0, { 0 } }, /* NamedArgExpr.arg */
+	{ 26, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(BoolExpr, args), PGBIND_CF_list, 0, { 0 } }, /* BoolExpr.args */
+	{ 27, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(SubLink, testexpr), PGBIND_CF_node, 0, { 0 } }, /* SubLink.testexpr */
+	{ 27, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(SubLink, subselect), PGBIND_CF_node, 0, { 0 } }, /* SubLink.subselect */
+	{ 37, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(CaseExpr, arg), PGBIND_CF_node, 0, { 0 } }, /* CaseExpr.arg */
+	{ 37, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(CaseExpr, args), PGBIND_CF_list, 0, { 0 } }, /* CaseExpr.args */
+	{ 37, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(CaseExpr, defresult), PGBIND_CF_node, 0, { 0 } }, /* CaseExpr.defresult */
+	{ 37, PGBIND_NR_walk_each, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(CaseExpr, args), PGBIND_CF_list, 0, { 0 } }, /* CaseExpr.args */
+	{ 38, PGBIND_NR_walk_in_place, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(CaseWhen, expr), PGBIND_CF_node, 0, { 0 } }, /* CaseWhen.expr */
+	{ 38, PGBIND_NR_walk_in_place, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(CaseWhen, result), PGBIND_CF_node, 0, { 0 } }, /* CaseWhen.result */
+	{ 41, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(RowExpr, args), PGBIND_CF_list, 0, { 0 } }, /* RowExpr.args */
+	{ 43, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(CoalesceExpr, args), PGBIND_CF_list, 0, { 0 } }, /* CoalesceExpr.args */
+	{ 44, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(MinMaxExpr, args), PGBIND_CF_list, 0, { 0 } }, /* MinMaxExpr.args */
+	{ 45, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* SQLValueFunction. */
+	{ 46, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(XmlExpr, named_args), PGBIND_CF_list, 0, { 0 } }, /* XmlExpr.named_args */
+	{ 46, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(XmlExpr, args), PGBIND_CF_list, 0, { 0 } }, /* XmlExpr.args */
+	{ 47, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(NullTest, arg), PGBIND_CF_node, 0, { 0 } }, /* NullTest.arg */
+	{ 48, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(BooleanTest, arg), PGBIND_CF_node, 0, { 0 } }, /* BooleanTest.arg */
+	{ 51, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* SetToDefault. */
+	{ 52, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* CurrentOfExpr. */
+	{ 57, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JoinExpr, larg), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.larg */
+	{ 57, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(JoinExpr, rarg), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.rarg */
+	{ 57, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 }, offsetof(JoinExpr, quals), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.quals */
+	{ 57, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 }, offsetof(JoinExpr, alias), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.alias */
+	{ 57, PGBIND_NR_from_item, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JoinExpr, larg), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.larg */
+	{ 57, PGBIND_NR_from_item, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(JoinExpr, rarg), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.rarg */
+	{ 60, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(IntoClause, rel), PGBIND_CF_node, 0, { 0 } }, /* IntoClause.rel */
+	{ 60, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 }, offsetof(IntoClause, viewQuery), PGBIND_CF_node, 0, { 0 } }, /* IntoClause.viewQuery */
+	{ 60, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(IntoClause, rel), PGBIND_CF_node, 0, { 0 } }, /* IntoClause.rel */
+	{ 62, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 }, offsetof(RawStmt, stmt), PGBIND_CF_node, 0, { 0 } }, /* RawStmt.stmt */
+	{ 62, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* RawStmt. */
+	{ 64, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(InsertStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.relation */
+	{ 64, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(InsertStmt, cols), PGBIND_CF_list, 0, { 0 } }, /* InsertStmt.cols */
+	{ 64, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(InsertStmt, selectStmt), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.selectStmt */
+	{ 64, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(InsertStmt, onConflictClause), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.onConflictClause */
+	{ 64, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(InsertStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.withClause */
+	{ 64, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 5, -1, false, { 0 }, offsetof(InsertStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.withClause */
+	{ 64, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 }, offsetof(InsertStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.relation */
+	{ 64, PGBIND_NR_truncate, PGBIND_NA_insert_cols, 0, 1, -1, false, { 0 }, offsetof(InsertStmt, cols), PGBIND_CF_list, 0, { 0 } }, /* InsertStmt.cols */
+	{ 65, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(DeleteStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.relation */
+	{ 65, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(DeleteStmt, usingClause), PGBIND_CF_list, 0, { 0 } }, /* DeleteStmt.usingClause */
+	{ 65, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(DeleteStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.whereClause */
+	{ 65, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(DeleteStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.withClause */
+	{ 65, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 4, -1, false, { 0 }, offsetof(DeleteStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.withClause */
+	{ 65, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 }, offsetof(DeleteStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.relation */
+	{ 65, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 1, -1, false, { 0 }, offsetof(DeleteStmt, usingClause), PGBIND_CF_list, 0, { 0 } }, /* DeleteStmt.usingClause */
+	{ 65, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 }, offsetof(DeleteStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.whereClause */
+	{ 66, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(UpdateStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.relation */
+	{ 66, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(UpdateStmt, targetList), PGBIND_CF_list, 0, { 0 } }, /* UpdateStmt.targetList */
+	{ 66, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(UpdateStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.whereClause */
+	{ 66, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(UpdateStmt, fromClause), PGBIND_CF_list, 0, { 0 } }, /* UpdateStmt.fromClause */
+	{ 66, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(UpdateStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.withClause */
+	{ 66, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 5, -1, false, { 0 }, offsetof(UpdateStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.withClause */
+	{ 66, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 }, offsetof(UpdateStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.relation */
+	{ 66, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 3, -1, false, { 0 }, offsetof(UpdateStmt, fromClause), PGBIND_CF_list, 0, { 0 } }, /* UpdateStmt.fromClause */
+	{ 66, PGBIND_NR_truncate, PGBIND_NA_set_targets, 0, 1, -1, false, { 0 }, offsetof(UpdateStmt, targetList), PGBIND_CF_list, 0, { 0 } }, /* UpdateStmt.targetList */
+	{ 66, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 }, offsetof(UpdateStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.whereClause */
+	{ 67, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(MergeStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.relation */
+	{ 67, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(MergeStmt, sourceRelation), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.sourceRelation */
+	{ 67, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(MergeStmt, joinCondition), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.joinCondition */
+	{ 67, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(MergeStmt, mergeWhenClauses), PGBIND_CF_list, 0, { 0 } }, /* MergeStmt.mergeWhenClauses */
+	{ 67, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(MergeStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.withClause */
+	{ 67, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 4, -1, false, { 0 }, offsetof(MergeStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.withClause */
+	{ 67, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 }, offsetof(MergeStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.relation */
+	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(SelectStmt, distinctClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.distinctClause */
+	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(SelectStmt, intoClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.intoClause */
+	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(SelectStmt, targetList), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.targetList */
+	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(SelectStmt, fromClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.fromClause */
+	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(SelectStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.whereClause */
+	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(SelectStmt, groupClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.groupClause */
+	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 }, offsetof(SelectStmt, havingClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.havingClause */
+	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 8, -1, false, { 0 }, offsetof(SelectStmt, windowClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.windowClause */
+	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 9, -1, false, { 0 }, offsetof(SelectStmt, valuesLists), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.valuesLists */
+	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 10, -1, false, { 0 }, offsetof(SelectStmt, sortClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.sortClause */
+	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 11, -1, false, { 0 }, offsetof(SelectStmt, limitOffset), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.limitOffset */
+	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 12, -1, false, { 0 }, offsetof(SelectStmt, limitCount), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.limitCount */
+	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 14, -1, false, { 0 }, offsetof(SelectStmt, lockingClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.lockingClause */
+	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 15, -1, false, { 0 }, offsetof(SelectStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.withClause */
+	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 18, -1, false, { 0 }, offsetof(SelectStmt, larg), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.larg */
+	{ 68, PGBIND_NR_walk, PGBIND_NA_none, 0, 19, -1, false, { 0 }, offsetof(SelectStmt, rarg), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.rarg */
+	{ 68, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 15, -1, false, { 0 }, offsetof(SelectStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.withClause */
+	{ 68, PGBIND_NR_summary, PGBIND_NA_tables_select, 1, 3, 16, false, { 1, 0 }, offsetof(SelectStmt, fromClause), PGBIND_CF_list, offsetof(SelectStmt, op), { 0, 0 } }, /* SelectStmt.fromClause SETOP_NONE */
+	{ 68, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 2, 1, -1, false, { 0 }, offsetof(SelectStmt, intoClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.intoClause */
+	{ 68, PGBIND_NR_summary, PGBIND_NA_filter, 2, 4, -1, false, { 0 }, offsetof(SelectStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.whereClause */
+	{ 68, PGBIND_NR_truncate, PGBIND_NA_select_targets, 0, 2, -1, false, { 0 }, offsetof(SelectStmt, targetList), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.targetList */
+	{ 68, PGBIND_NR_truncate, PGBIND_NA_where, 0, 4, -1, false, { 0 }, offsetof(SelectStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.whereClause */
+	{ 68, PGBIND_NR_truncate, PGBIND_NA_values, 0, 9, -1, false, { 0 }, offsetof(SelectStmt, valuesLists), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.valuesLists */
+	{ 68, PGBIND_NR_filter, PGBIND_NA_stop, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* SelectStmt. */
+	{ 69, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* ReturnStmt. */
+	{ 70, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(PLAssignStmt, indirection), PGBIND_CF_list, 0, { 0 } }, /* PLAssignStmt.indirection */
+	{ 70, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(PLAssignStmt, val), PGBIND_CF_node, 0, { 0 } }, /* PLAssignStmt.val */
+	{ 70, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* PLAssignStmt. */
+	{ 71, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, 2, true, { 21, 0 }, offsetof(AlterTableStmt, relation), PGBIND_CF_node, offsetof(AlterTableStmt, objtype), { 20, 0 } }, /* AlterTableStmt.relation OBJECT_INDEX */
+	{ 75, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 3, 2, false, { 42, 0 }, offsetof(GrantStmt, objects), PGBIND_CF_list, offsetof(GrantStmt, objtype), { 41, 0 } }, /* GrantStmt.objects OBJECT_TABLE */
+	{ 75, PGBIND_NR_summary, PGBIND_NA_functions_ddl, 1, 3, 2, false, { 20, 30, 35, 0 }, offsetof(GrantStmt, objects), PGBIND_CF_list, offsetof(GrantStmt, objtype), { 19, 29, 34, 0 } }, /* GrantStmt.objects OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
+	{ 80, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 0, -1, false, { 0 }, offsetof(CopyStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* CopyStmt.relation */
+	{ 80, PGBIND_NR_summary, PGBIND_NA_walk, 0, 1, -1, false, { 0 }, offsetof(CopyStmt, query), PGBIND_CF_node, 0, { 0 } }, /* CopyStmt.query */
+	{ 80, PGBIND_NR_truncate, PGBIND_NA_where, 0, 7, -1, false, { 0 }, offsetof(CopyStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* CopyStmt.whereClause */
+	{ 81, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 }, offsetof(CreateStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* CreateStmt.relation */
+	{ 83, PGBIND_NR_summary, PGBIND_NA_name_lists_ddl, 0, 0, 1, false, { 42, 0 }, offsetof(DropStmt, objects), PGBIND_CF_list, offsetof(DropStmt, removeType), { 41, 0 } }, /* DropStmt.objects OBJECT_TABLE */
+	{ 83, PGBIND_NR_summary, PGBIND_NA_owner_name_lists_ddl, 1, 0, 1, false, { 36, 45, 0 }, offsetof(DropStmt, objects), PGBIND_CF_list, offsetof(DropStmt, removeType), { 35, 44, 0 } }, /* DropStmt.objects OBJECT_RULE OBJECT_TRIGGER */
+	{ 83, PGBIND_NR_summary, PGBIND_NA_first_function_ddl, 2, 0, 1, false, { 20, 0 }, offsetof(DropStmt, objects), PGBIND_CF_list, offsetof(DropStmt, removeType), { 19, 0 } }, /* DropStmt.objects OBJECT_FUNCTION */
+	{ 84, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 }, offsetof(TruncateStmt, relations), PGBIND_CF_list, 0, { 0 } }, /* TruncateStmt.relations */
+	{ 87, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 }, offsetof(IndexStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* IndexStmt.relation */
+	{ 87, PGBIND_NR_summary, PGBIND_NA_walk, 0, 4, -1, false, { 0 }, offsetof(IndexStmt, indexParams), PGBIND_CF_list, 0, { 0 } }, /* IndexStmt.indexParams */
+	{ 87, PGBIND_NR_summary, PGBIND_NA_walk, 0, 7, -1, false, { 0 }, offsetof(IndexStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* IndexStmt.whereClause */
+	{ 87, PGBIND_NR_truncate, PGBIND_NA_where, 0, 7, -1, false, { 0 }, offsetof(IndexStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* IndexStmt.whereClause */
+	{ 88, PGBIND_NR_summary, PGBIND_NA_function_ddl, 0, 2, -1, false, { 0 }, offsetof(CreateFunctionStmt, funcname), PGBIND_CF_list, 0, { 0 } }, /* CreateFunctionStmt.funcname */
+	{ 91, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 2, 0, false, { 42, 0 }, offsetof(RenameStmt, relation), PGBIND_CF_node, offsetof(RenameStmt, renameType), { 41, 0 } }, /* RenameStmt.relation OBJECT_TABLE */
+	{ 91, PGBIND_NR_summary, PGBIND_NA_renamed_ddl, 0, 5, 0, false, { 42, 0 }, offsetof(RenameStmt, newname), PGBIND_CF_string, offsetof(RenameStmt, renameType), { 41, 0 } }, /* RenameStmt.newname OBJECT_TABLE */
+	{ 91, PGBIND_NR_summary, PGBIND_NA_functions_ddl, 1, 3, 0, false, { 20, 30, 35, 0 }, offsetof(RenameStmt, object), PGBIND_CF_node, offsetof(RenameStmt, renameType), { 19, 29, 34, 0 } }, /* RenameStmt.object OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
+	{ 91, PGBIND_NR_summary, PGBIND_NA_renamed_function_ddl, 1, 5, 0, false, { 20, 30, 35, 0 }, offsetof(RenameStmt, newname), PGBIND_CF_string, offsetof(RenameStmt, renameType), { 19, 29, 34, 0 } }, /* RenameStmt.newname OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
+	{ 92, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 }, offsetof(RuleStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* RuleStmt.relation */
+	{ 92, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 }, offsetof(RuleStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* RuleStmt.whereClause */
+	{ 97, PGBIND_NR_statements, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(ViewStmt, query), PGBIND_CF_node, 0, { 0 } }, /* ViewStmt.query */
+	{ 97, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 }, offsetof(ViewStmt, view), PGBIND_CF_node, 0, { 0 } }, /* ViewStmt.view */
+	{ 97, PGBIND_NR_summary, PGBIND_NA_walk, 0, 2, -1, false, { 0 }, offsetof(ViewStmt, query), PGBIND_CF_node, 0, { 0 } }, /* ViewStmt.query */
+	{ 102, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 }, offsetof(VacuumStmt, rels), PGBIND_CF_list, 0, { 0 } }, /* VacuumStmt.rels */
+	{ 103, PGBIND_NR_statements, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(ExplainStmt, query), PGBIND_CF_node, 0, { 0 } }, /* ExplainStmt.query */
+	{ 103, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 }, offsetof(ExplainStmt, query), PGBIND_CF_node, 0, { 0 } }, /* ExplainStmt.query */
+	{ 104, PGBIND_NR_statements, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(CreateTableAsStmt, query), PGBIND_CF_node, 0, { 0 } }, /* CreateTableAsStmt.query */
+	{ 104, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 }, offsetof(CreateTableAsStmt, into), PGBIND_CF_node, 0, { 0 } }, /* CreateTableAsStmt.into */
+	{ 104, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 }, offsetof(CreateTableAsStmt, query), PGBIND_CF_node, 0, { 0 } }, /* CreateTableAsStmt.query */
+	{ 110, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 3, -1, false, { 0 }, offsetof(CreateTrigStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* CreateTrigStmt.relation */
+	{ 115, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 }, offsetof(LockStmt, relations), PGBIND_CF_list, 0, { 0 } }, /* LockStmt.relations */
+	{ 121, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* AlterDatabaseRefreshCollStmt. */
+	{ 129, PGBIND_NR_statements, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(PrepareStmt, query), PGBIND_CF_node, 0, { 0 } }, /* PrepareStmt.query */
+	{ 129, PGBIND_NR_summary, PGBIND_NA_walk, 0, 2, -1, false, { 0 }, offsetof(PrepareStmt, query), PGBIND_CF_node, 0, { 0 } }, /* PrepareStmt.query */
+	{ 165, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 2, -1, false, { 0 }, offsetof(RefreshMatViewStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* RefreshMatViewStmt.relation */
+	{ 179, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 }, offsetof(CallStmt, funccall), PGBIND_CF_node, 0, { 0 } }, /* CallStmt.funccall */
+	{ 181, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(A_Expr, lexpr), PGBIND_CF_node, 0, { 0 } }, /* A_Expr.lexpr */
+	{ 181, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(A_Expr, rexpr), PGBIND_CF_node, 0, { 0 } }, /* A_Expr.rexpr */
+	{ 182, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* ColumnRef. */
+	{ 182, PGBIND_NR_summary, PGBIND_NA_filter_column, 0, 0, -1, false, { 0 }, offsetof(ColumnRef, fields), PGBIND_CF_list, 0, { 0 } }, /* ColumnRef.fields */
+	{ 183, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* ParamRef. */
+	{ 184, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(FuncCall, args), PGBIND_CF_list, 0, { 0 } }, /* FuncCall.args */
+	{ 184, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(FuncCall, agg_order), PGBIND_CF_list, 0, { 0 } }, /* FuncCall.agg_order */
+	{ 184, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(FuncCall, agg_filter), PGBIND_CF_node, 0, { 0 } }, /* FuncCall.agg_filter */
+	{ 184, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(FuncCall, over), PGBIND_CF_node, 0, { 0 } }, /* FuncCall.over */
+	{ 184, PGBIND_NR_summary, PGBIND_NA_function_call, 0, 0, -1, false, { 0 }, offsetof(FuncCall, funcname), PGBIND_CF_list, 0, { 0 } }, /* FuncCall.funcname */
+	{ 185, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* A_Star. */
+	{ 186, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(A_Indices, lidx), PGBIND_CF_node, 0, { 0 } }, /* A_Indices.lidx */
+	{ 186, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(A_Indices, uidx), PGBIND_CF_node, 0, { 0 } }, /* A_Indices.uidx */
+	{ 187, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(A_Indirection, arg), PGBIND_CF_node, 0, { 0 } }, /* A_Indirection.arg */
+	{ 187, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(A_Indirection, indirection), PGBIND_CF_list, 0, { 0 } }, /* A_Indirection.indirection */
+	{ 188, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(A_ArrayExpr, elements), PGBIND_CF_list, 0, { 0 } }, /* A_ArrayExpr.elements */
+	{ 189, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(ResTarget, indirection), PGBIND_CF_list, 0, { 0 } }, /* ResTarget.indirection */
+	{ 189, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(ResTarget, val), PGBIND_CF_node, 0, { 0 } }, /* ResTarget.val */
+	{ 190, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(MultiAssignRef, source), PGBIND_CF_node, 0, { 0 } }, /* MultiAssignRef.source */
+	{ 191, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(TypeCast, arg), PGBIND_CF_node, 0, { 0 } }, /* TypeCast.arg */
+	{ 191, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(TypeCast, typeName), PGBIND_CF_node, 0, { 0 } }, /* TypeCast.typeName */
+	{ 192, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(CollateClause, arg), PGBIND_CF_node, 0, { 0 } }, /* CollateClause.arg */
+	{ 193, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(SortBy, node), PGBIND_CF_node, 0, { 0 } }, /* SortBy.node */
+	{ 194, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(WindowDef, partitionClause), PGBIND_CF_list, 0, { 0 } }, /* WindowDef.partitionClause */
+	{ 194, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(WindowDef, orderClause), PGBIND_CF_list, 0, { 0 } }, /* WindowDef.orderClause */
+	{ 194, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(WindowDef, startOffset), PGBIND_CF_node, 0, { 0 } }, /* WindowDef.startOffset */
+	{ 194, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 }, offsetof(WindowDef, endOffset), PGBIND_CF_node, 0, { 0 } }, /* WindowDef.endOffset */
+	{ 195, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(RangeSubselect, subquery), PGBIND_CF_node, 0, { 0 } }, /* RangeSubselect.subquery */
+	{ 195, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(RangeSubselect, alias), PGBIND_CF_node, 0, { 0 } }, /* RangeSubselect.alias */
+	{ 196, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(RangeFunction, functions), PGBIND_CF_list, 0, { 0 } }, /* RangeFunction.functions */
+	{ 196, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(RangeFunction, alias), PGBIND_CF_node, 0, { 0 } }, /* RangeFunction.alias */
+	{ 196, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(RangeFunction, coldeflist), PGBIND_CF_list, 0, { 0 } }, /* RangeFunction.coldeflist */
+	{ 197, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(RangeTableSample, relation), PGBIND_CF_node, 0, { 0 } }, /* RangeTableSample.relation */
+	{ 197, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(RangeTableSample, args), PGBIND_CF_list, 0, { 0 } }, /* RangeTableSample.args */
+	{ 197, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(RangeTableSample, repeatable), PGBIND_CF_node, 0, { 0 } }, /* RangeTableSample.repeatable */
+	{ 197, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(RangeTableSample, relation), PGBIND_CF_node, 0, { 0 } }, /* RangeTableSample.relation */
+	{ 198, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(RangeTableFunc, docexpr), PGBIND_CF_node, 0, { 0 } }, /* RangeTableFunc.docexpr */
+	{ 198, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(RangeTableFunc, rowexpr), PGBIND_CF_node, 0, { 0 } }, /* RangeTableFunc.rowexpr */
+	{ 198, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(RangeTableFunc, namespaces), PGBIND_CF_list, 0, { 0 } }, /* RangeTableFunc.namespaces */
+	{ 198, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(RangeTableFunc, columns), PGBIND_CF_list, 0, { 0 } }, /* RangeTableFunc.columns */
+	{ 198, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(RangeTableFunc, alias), PGBIND_CF_node, 0, { 0 } }, /* RangeTableFunc.alias */
+	{ 199, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(RangeTableFuncCol, colexpr), PGBIND_CF_node, 0, { 0 } }, /* RangeTableFuncCol.colexpr */
+	{ 199, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(RangeTableFuncCol, coldefexpr), PGBIND_CF_node, 0, { 0 } }, /* RangeTableFuncCol.coldefexpr */
+	{ 200, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(TypeName, typmods), PGBIND_CF_list, 0, { 0 } }, /* TypeName.typmods */
+	{ 200, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 }, offsetof(TypeName, arrayBounds), PGBIND_CF_list, 0, { 0 } }, /* TypeName.arrayBounds */
+	{ 201, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(ColumnDef, typeName), PGBIND_CF_node, 0, { 0 } }, /* ColumnDef.typeName */
+	{ 201, PGBIND_NR_walk, PGBIND_NA_none, 0, 8, -1, false, { 0 }, offsetof(ColumnDef, raw_default), PGBIND_CF_node, 0, { 0 } }, /* ColumnDef.raw_default */
+	{ 201, PGBIND_NR_walk, PGBIND_NA_none, 0, 13, -1, false, { 0 }, offsetof(ColumnDef, collClause), PGBIND_CF_node, 0, { 0 } }, /* ColumnDef.collClause */
+	{ 202, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(IndexElem, expr), PGBIND_CF_node, 0, { 0 } }, /* IndexElem.expr */
+	{ 211, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(GroupingSet, content), PGBIND_CF_list, 0, { 0 } }, /* GroupingSet.content */
+	{ 213, PGBIND_NR_function, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(ObjectWithArgs, objname), PGBIND_CF_list, 0, { 0 } }, /* ObjectWithArgs.objname */
+	{ 218, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(LockingClause, lockedRels), PGBIND_CF_list, 0, { 0 } }, /* LockingClause.lockedRels */
+	{ 220, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(XmlSerialize, expr), PGBIND_CF_node, 0, { 0 } }, /* XmlSerialize.expr */
+	{ 220, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(XmlSerialize, typeName), PGBIND_CF_node, 0, { 0 } }, /* XmlSerialize.typeName */
+	{ 221, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(WithClause, ctes), PGBIND_CF_list, 0, { 0 } }, /* WithClause.ctes */
+	{ 221, PGBIND_NR_ctes, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(WithClause, ctes), PGBIND_CF_list, 0, { 0 } }, /* WithClause.ctes */
+	{ 221, PGBIND_NR_recursive, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(WithClause, recursive), PGBIND_CF_bool, 0, { 0 } }, /* WithClause.recursive */
+	{ 222, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(InferClause, indexElems), PGBIND_CF_list, 0, { 0 } }, /* InferClause.indexElems */
+	{ 222, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(InferClause, whereClause), PGBIND_CF_node, 0, { 0 } }, /* InferClause.whereClause */
+	{ 222, PGBIND_NR_truncate, PGBIND_NA_where, 0, 1, -1, false, { 0 }, offsetof(InferClause, whereClause), PGBIND_CF_node, 0, { 0 } }, /* InferClause.whereClause */
+	{ 223, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(OnConflictClause, infer), PGBIND_CF_node, 0, { 0 } }, /* OnConflictClause.infer */
+	{ 223, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(OnConflictClause, targetList), PGBIND_CF_list, 0, { 0 } }, /* OnConflictClause.targetList */
+	{ 223, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(OnConflictClause, whereClause), PGBIND_CF_node, 0, { 0 } }, /* OnConflictClause.whereClause */
+	{ 223, PGBIND_NR_truncate, PGBIND_NA_set_targets, 0, 2, -1, false, { 0 }, offsetof(OnConflictClause, targetList), PGBIND_CF_list, 0, { 0 } }, /* OnConflictClause.targetList */
+	{ 223, PGBIND_NR_truncate, PGBIND_NA_where, 0, 3, -1, false, { 0 }, offsetof(OnConflictClause, whereClause), PGBIND_CF_node, 0, { 0 } }, /* OnConflictClause.whereClause */
+	{ 226, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(CommonTableExpr, ctequery), PGBIND_CF_node, 0, { 0 } }, /* CommonTableExpr.ctequery */
+	{ 226, PGBIND_NR_cte, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(CommonTableExpr, ctename), PGBIND_CF_string, 0, { 0 } }, /* CommonTableExpr.ctename */
+	{ 226, PGBIND_NR_summary, PGBIND_NA_cte_scope, 0, 0, -1, false, { 0 }, offsetof(CommonTableExpr, ctename), PGBIND_CF_string, 0, { 0 } }, /* CommonTableExpr.ctename */
+	{ 226, PGBIND_NR_truncate, PGBIND_NA_cte_query, 0, 3, -1, false, { 0 }, offsetof(CommonTableExpr, ctequery), PGBIND_CF_node, 0, { 0 } }, /* CommonTableExpr.ctequery */
+	{ 227, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(MergeWhenClause, condition), PGBIND_CF_node, 0, { 0 } }, /* MergeWhenClause.condition */
+	{ 227, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(MergeWhenClause, targetList), PGBIND_CF_list, 0, { 0 } }, /* MergeWhenClause.targetList */
+	{ 227, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(MergeWhenClause, values), PGBIND_CF_list, 0, { 0 } }, /* MergeWhenClause.values */
+	{ 235, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(VacuumRelation, relation), PGBIND_CF_node, 0, { 0 } }, /* VacuumRelation.relation */
 };
 
 const size_t pgbind_node_rule_count = sizeof pgbind_node_rule_lines / sizeof pgbind_node_rule_lines[0];
+
+const pgbind_NodeRuleCKind pgbind_node_rule_c_kinds[] = {
+	{ T_Alias, 11 },
+	{ T_RangeVar, 12 },
+	{ T_TableFunc, 13 },
+	{ T_Var, 14 },
+	{ T_Param, 15 },
+	{ T_Aggref, 16 },
+	{ T_GroupingFunc, 17 },
+	{ T_WindowFunc, 18 },
+	{ T_SubscriptingRef, 19 },
+	{ T_FuncExpr, 20 },
+	{ T_NamedArgExpr, 21 },
+	{ T_OpExpr, 22 },
+	{ T_DistinctExpr, 23 },
+	{ T_NullIfExpr, 24 },
+	{ T_ScalarArrayOpExpr, 25 },
+	{ T_BoolExpr, 26 },
+	{ T_SubLink, 27 },
+	{ T_SubPlan, 28 },
+	{ T_AlternativeSubPlan, 29 },
+	{ T_FieldSelect, 30 },
+	{ T_FieldStore, 31 },
+	{ T_RelabelType, 32 },
+	{ T_CoerceViaIO, 33 },
+	{ T_ArrayCoerceExpr, 34 },
+	{ T_ConvertRowtypeExpr, 35 },
+	{ T_CollateExpr, 36 },
+	{ T_CaseExpr, 37 },
+	{ T_CaseWhen, 38 },
+	{ T_CaseTestExpr, 39 },
+	{ T_ArrayExpr, 40 },
+	{ T_RowExpr, 41 },
+	{ T_RowCompareExpr, 42 },
+	{ T_CoalesceExpr, 43 },
+	{ T_MinMaxExpr, 44 },
+	{ T_SQLValueFunction, 45 },
+	{ T_XmlExpr, 46 },
+	{ T_NullTest, 47 },
+	{ T_BooleanTest, 48 },
+	{ T_CoerceToDomain, 49 },
+	{ T_CoerceToDomainValue, 50 },
+	{ T_SetToDefault, 51 },
+	{ T_CurrentOfExpr, 52 },
+	{ T_NextValueExpr, 53 },
+	{ T_InferenceElem, 54 },
+	{ T_TargetEntry, 55 },
+	{ T_RangeTblRef, 56 },
+	{ T_JoinExpr, 57 },
+	{ T_FromExpr, 58 },
+	{ T_OnConflictExpr, 59 },
+	{ T_IntoClause, 60 },
+	{ T_MergeAction, 61 },
+	{ T_RawStmt, 62 },
+	{ T_Query, 63 },
+	{ T_InsertStmt, 64 },
+	{ T_DeleteStmt, 65 },
+	{ T_UpdateStmt, 66 },
+	{ T_MergeStmt, 67 },
+	{ T_SelectStmt, 68 },
+	{ T_ReturnStmt, 69 },
+	{ T_PLAssignStmt, 70 },
+	{ T_AlterTableStmt, 71 },
+	{ T_AlterTableCmd, 72 },
+	{ T_AlterDomainStmt, 73 },
+	{ T_SetOperationStmt, 74 },
+	{ T_GrantStmt, 75 },
+	{ T_GrantRoleStmt, 76 },
+	{ T_AlterDefaultPrivilegesStmt, 77 },
+	{ T_ClosePortalStmt, 78 },
+	{ T_ClusterStmt, 79 },
+	{ T_CopyStmt, 80 },
+	{ T_CreateStmt, 81 },
+	{ T_DefineStmt, 82 },
+	{ T_DropStmt, 83 },
+	{ T_TruncateStmt, 84 },
+	{ T_CommentStmt, 85 },
+	{ T_FetchStmt, 86 },
+	{ T_IndexStmt, 87 },
+	{ T_CreateFunctionStmt, 88 },
+	{ T_AlterFunctionStmt, 89 },
+	{ T_DoStmt, 90 },
+	{ T_RenameStmt, 91 },
+	{ T_RuleStmt, 92 },
+	{ T_NotifyStmt, 93 },
+	{ T_ListenStmt, 94 },
+	{ T_UnlistenStmt, 95 },
+	{ T_TransactionStmt, 96 },
+	{ T_ViewStmt, 97 },
+	{ T_LoadStmt, 98 },
+	{ T_CreateDomainStmt, 99 },
+	{ T_CreatedbStmt, 100 },
+	{ T_DropdbStmt, 101 },
+	{ T_VacuumStmt, 102 },
+	{ T_ExplainStmt, 103 },
+	{ T_CreateTableAsStmt, 104 },
+	{ T_CreateSeqStmt, 105 },
+	{ T_AlterSeqStmt, 106 },
+	{ T_VariableSetStmt, 107 },
+	{ T_VariableShowStmt, 108 },
+	{ T_DiscardStmt, 109 },
+	{ T_CreateTrigStmt, 110 },
+	{ T_CreatePLangStmt, 111 },
+	{ T_CreateRoleStmt, 112 },
+	{ T_AlterRoleStmt, 113 },
+	{ T_DropRoleStmt, 114 },
+	{ T_LockStmt, 115 },
+	{ T_ConstraintsSetStmt, 116 },
+	{ T_ReindexStmt, 117 },
+	{ T_CheckPointStmt, 118 },
+	{ T_CreateSchemaStmt, 119 },
+	{ T_AlterDatabaseStmt, 120 },
+	{ T_AlterDatabaseRefreshCollStmt, 121 },
+	{ T_AlterDatabaseSetStmt, 122 },
+	{ T_AlterRoleSetStmt, 123 },
+	{ T_CreateConversionStmt, 124 },
+	{ T_CreateCastStmt, 125 },
+	{ T_CreateOpClassStmt, 126 },
+	{ T_CreateOpFamilyStmt, 127 },
+	{ T_AlterOpFamilyStmt, 128 },
+	{ T_PrepareStmt, 129 },
+	{ T_ExecuteStmt, 130 },
+	{ T_DeallocateStmt, 131 },
+	{ T_DeclareCursorStmt, 132 },
+	{ T_CreateTableSpaceStmt, 133 },
+	{ T_DropTableSpaceStmt, 134 },
+	{ T_AlterObjectDependsStmt, 135 },
+	{ T_AlterObjectSchemaStmt, 136 },
+	{ T_AlterOwnerStmt, 137 },
+	{ T_AlterOperatorStmt, 138 },
+	{ T_AlterTypeStmt, 139 },
+	{ T_DropOwnedStmt, 140 },
+	{ T_ReassignOwnedStmt, 141 },
+	{ T_CompositeTypeStmt, 142 },
+	{ T_CreateEnumStmt, 143 },
+	{ T_CreateRangeStmt, 144 },
+	{ T_AlterEnumStmt, 145 },
+	{ T_AlterTSDictionaryStmt, 146 },
+	{ T_AlterTSConfigurationStmt, 147 },
+	{ T_CreateFdwStmt, 148 },
+	{ T_AlterFdwStmt, 149 },
+	{ T_CreateForeignServerStmt, 150 },
+	{ T_AlterForeignServerStmt, 151 },
+	{ T_CreateUserMappingStmt, 152 },
+	{ T_AlterUserMappingStmt, 153 },
+	{ T_DropUserMappingStmt, 154 },
+	{ T_AlterTableSpaceOptionsStmt, 155 },
+	{ T_AlterTableMoveAllStmt, 156 },
+	{ T_SecLabelStmt, 157 },
+	{ T_CreateForeignTableStmt, 158 },
+	{ T_ImportForeignSchemaStmt, 159 },
+	{ T_CreateExtensionStmt, 160 },
+	{ T_AlterExtensionStmt, 161 },
+	{ T_AlterExtensionContentsStmt, 162 },
+	{ T_CreateEventTrigStmt, 163 },
+	{ T_AlterEventTrigStmt, 164 },
+	{ T_RefreshMatViewStmt, 165 },
+	{ T_ReplicaIdentityStmt, 166 },
+	{ T_AlterSystemStmt, 167 },
+	{ T_CreatePolicyStmt, 168 },
+	{ T_AlterPolicyStmt, 169 },
+	{ T_CreateTransformStmt, 170 },
+	{ T_CreateAmStmt, 171 },
+	{ T_CreatePublicationStmt, 172 },
+	{ T_AlterPublicationStmt, 173 },
+	{ T_CreateSubscriptionStmt, 174 },
+	{ T_AlterSubscriptionStmt, 175 },
+	{ T_DropSubscriptionStmt, 176 },
+	{ T_CreateStatsStmt, 177 },
+	{ T_AlterCollationStmt, 178 },
+	{ T_CallStmt, 179 },
+	{ T_AlterStatsStmt, 180 },
+	{ T_A_Expr, 181 },
+	{ T_ColumnRef, 182 },
+	{ T_ParamRef, 183 },
+	{ T_FuncCall, 184 },
+	{ T_A_Star, 185 },
+	{ T_A_Indices, 186 },
+	{ T_A_Indirection, 187 },
+	{ T_A_ArrayExpr, 188 },
+	{ T_ResTarget, 189 },
+	{ T_MultiAssignRef, 190 },
+	{ T_TypeCast, 191 },
+	{ T_CollateClause, 192 },
+	{ T_SortBy, 193 },
+	{ T_WindowDef, 194 },
+	{ T_RangeSubselect, 195 },
+	{ T_RangeFunction, 196 },
+	{ T_RangeTableSample, 197 },
+	{ T_RangeTableFunc, 198 },
+	{ T_RangeTableFuncCol, 199 },
+	{ T_TypeName, 200 },
+	{ T_ColumnDef, 201 },
+	{ T_IndexElem, 202 },
+	{ T_StatsElem, 203 },
+	{ T_Constraint, 204 },
+	{ T_DefElem, 205 },
+	{ T_RangeTblEntry, 206 },
+	{ T_RangeTblFunction, 207 },
+	{ T_TableSampleClause, 208 },
+	{ T_WithCheckOption, 209 },
+	{ T_SortGroupClause, 210 },
+	{ T_GroupingSet, 211 },
+	{ T_WindowClause, 212 },
+	{ T_ObjectWithArgs, 213 },
+	{ T_AccessPriv, 214 },
+	{ T_CreateOpClassItem, 215 },
+	{ T_TableLikeClause, 216 },
+	{ T_FunctionParameter, 217 },
+	{ T_LockingClause, 218 },
+	{ T_RowMarkClause, 219 },
+	{ T_XmlSerialize, 220 },
+	{ T_WithClause, 221 },
+	{ T_InferClause, 222 },
+	{ T_OnConflictClause, 223 },
+	{ T_CTESearchClause, 224 },
+	{ T_CTECycleClause, 225 },
+	{ T_CommonTableExpr, 226 },
+	{ T_MergeWhenClause, 227 },
+	{ T_RoleSpec, 228 },
+	{ T_TriggerTransition, 229 },
+	{ T_PartitionElem, 230 },
+	{ T_PartitionSpec, 231 },
+	{ T_PartitionBoundSpec, 232 },
+	{ T_PartitionRangeDatum, 233 },
+	{ T_PartitionCmd, 234 },
+	{ T_VacuumRelation, 235 },
+	{ T_PublicationObjSpec, 236 },
+	{ T_PublicationTable, 237 },
+	{ T_InlineCodeBlock, 238 },
+	{ T_CallContext, 239 },
+	{ T_Integer, 2 },
+	{ T_Float, 3 },
+	{ T_Boolean, 4 },
+	{ T_String, 5 },
+	{ T_BitString, 6 },
+	{ T_List, 7 },
+	{ T_IntList, 9 },
+	{ T_OidList, 8 },
+	{ T_A_Const, 10 },
+};
+
+const size_t pgbind_node_rule_c_kind_count = sizeof pgbind_node_rule_c_kinds / sizeof pgbind_node_rule_c_kinds[0];
 
 const pgbind_NodeBuild pgbind_node_builds[] = {
 	{ 5, PGBIND_NB_none, PGBIND_NA_none, 0, (const pgbind_NodeBuildSet[]){ { 0, PGBIND_NV_placeholder, 0, "" }, { -1, PGBIND_NV_end, 0, "" } } }, /* placeholder_text: String */

@@ -17,8 +17,12 @@
  * order within a kind: the kind's index in pgbind_message_descs, the rule and its action
  * (PGBIND_NR_* and PGBIND_NA_*, explained in targets/c/runtime/node_rules.h), the group of a
  * labelled summary rule, the field's index in the kind's fields (-1: none), and the condition
- * (an enum field's index, -1: none; negated for unless:; its values, 0-terminated). Included by
- * targets/c/runtime/raw_walk.c.
+ * (an enum field's index, -1: none; negated for unless:; its values, 0-terminated); then the same
+ * field in PostgreSQL's own node, which the summary from SQL walks (its offsetof, how it is read:
+ * PGBIND_CF_*, the condition's field's offsetof and its values as C values, in the same order). Included by
+ * targets/c/runtime/raw_walk.c, which includes PostgreSQL's node headers (pg_headers.h).
+ *
+ * Then each node kind's PostgreSQL tag and its index in pgbind_message_descs.
  *
  * Then the nodes the truncation builds (its build_NAME: lines): the kind, the role and part
  * (PGBIND_NB_* and PGBIND_NA_*), the characters of a measuring statement's own text, and each
@@ -27,278 +31,551 @@
  */
 
 const pgbind_NodeRuleLine pgbind_node_rule_lines[] = {
-	{ 2, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* Integer. */
-	{ 3, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* Float. */
-	{ 4, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* Boolean. */
-	{ 5, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* String. */
-	{ 6, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* BitString. */
-	{ 10, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* A_Const. */
-	{ 11, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* Alias. */
-	{ 11, PGBIND_NR_relation, PGBIND_NA_name, 0, 0, -1, false, { 0 } }, /* Alias.aliasname */
-	{ 12, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* RangeVar.alias */
-	{ 12, PGBIND_NR_relation, PGBIND_NA_schema, 0, 1, -1, false, { 0 } }, /* RangeVar.schemaname */
-	{ 12, PGBIND_NR_relation, PGBIND_NA_name, 0, 2, -1, false, { 0 } }, /* RangeVar.relname */
-	{ 12, PGBIND_NR_relation, PGBIND_NA_alias, 0, 5, -1, false, { 0 } }, /* RangeVar.alias */
-	{ 14, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* IntoClause.rel */
-	{ 14, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 } }, /* IntoClause.viewQuery */
-	{ 14, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* IntoClause.rel */
-	{ 18, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* GroupingFunc.args */
-	{ 21, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* MergeSupportFunc. */
-	{ 24, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* NamedArgExpr.arg */
-	{ 29, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* BoolExpr.args */
-	{ 30, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* SubLink.testexpr */
-	{ 30, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* SubLink.subselect */
-	{ 40, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* CaseExpr.arg */
-	{ 40, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* CaseExpr.args */
-	{ 40, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* CaseExpr.defresult */
-	{ 40, PGBIND_NR_walk_each, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* CaseExpr.args */
-	{ 41, PGBIND_NR_walk_in_place, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* CaseWhen.expr */
-	{ 41, PGBIND_NR_walk_in_place, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* CaseWhen.result */
-	{ 44, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* RowExpr.args */
-	{ 46, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* CoalesceExpr.args */
-	{ 47, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* MinMaxExpr.args */
-	{ 48, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* SQLValueFunction. */
-	{ 49, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* XmlExpr.named_args */
-	{ 49, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* XmlExpr.args */
-	{ 50, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* JsonFormat. */
-	{ 51, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonReturning.format */
-	{ 52, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonValueExpr.raw_expr */
-	{ 52, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonValueExpr.formatted_expr */
-	{ 52, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JsonValueExpr.format */
-	{ 53, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JsonConstructorExpr.args */
-	{ 53, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* JsonConstructorExpr.func */
-	{ 53, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* JsonConstructorExpr.coercion */
-	{ 53, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* JsonConstructorExpr.returning */
-	{ 54, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonIsPredicate.expr */
-	{ 55, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonBehavior.expr */
-	{ 60, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* NullTest.arg */
-	{ 61, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* BooleanTest.arg */
-	{ 65, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* SetToDefault. */
-	{ 66, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* CurrentOfExpr. */
-	{ 71, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JoinExpr.larg */
-	{ 71, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* JoinExpr.rarg */
-	{ 71, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 } }, /* JoinExpr.quals */
-	{ 71, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 } }, /* JoinExpr.alias */
-	{ 71, PGBIND_NR_from_item, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JoinExpr.larg */
-	{ 71, PGBIND_NR_from_item, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* JoinExpr.rarg */
-	{ 75, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* TypeName.typmods */
-	{ 75, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 } }, /* TypeName.arrayBounds */
-	{ 76, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* ColumnRef. */
-	{ 76, PGBIND_NR_summary, PGBIND_NA_filter_column, 0, 0, -1, false, { 0 } }, /* ColumnRef.fields */
-	{ 77, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* ParamRef. */
-	{ 78, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* A_Expr.lexpr */
-	{ 78, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* A_Expr.rexpr */
-	{ 79, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* TypeCast.arg */
-	{ 79, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* TypeCast.typeName */
-	{ 80, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* CollateClause.arg */
-	{ 82, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* FuncCall.args */
-	{ 82, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* FuncCall.agg_order */
-	{ 82, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* FuncCall.agg_filter */
-	{ 82, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* FuncCall.over */
-	{ 82, PGBIND_NR_summary, PGBIND_NA_function_call, 0, 0, -1, false, { 0 } }, /* FuncCall.funcname */
-	{ 83, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* A_Star. */
-	{ 84, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* A_Indices.lidx */
-	{ 84, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* A_Indices.uidx */
-	{ 85, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* A_Indirection.arg */
-	{ 85, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* A_Indirection.indirection */
-	{ 86, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* A_ArrayExpr.elements */
-	{ 87, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* ResTarget.indirection */
-	{ 87, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* ResTarget.val */
-	{ 88, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* MultiAssignRef.source */
-	{ 89, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* SortBy.node */
-	{ 90, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* WindowDef.partitionClause */
-	{ 90, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* WindowDef.orderClause */
-	{ 90, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* WindowDef.startOffset */
-	{ 90, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 } }, /* WindowDef.endOffset */
-	{ 91, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* RangeSubselect.subquery */
-	{ 91, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* RangeSubselect.alias */
-	{ 92, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* RangeFunction.functions */
-	{ 92, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* RangeFunction.alias */
-	{ 92, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* RangeFunction.coldeflist */
-	{ 93, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* RangeTableFunc.docexpr */
-	{ 93, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* RangeTableFunc.rowexpr */
-	{ 93, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* RangeTableFunc.namespaces */
-	{ 93, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* RangeTableFunc.columns */
-	{ 93, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* RangeTableFunc.alias */
-	{ 94, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* RangeTableFuncCol.colexpr */
-	{ 94, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* RangeTableFuncCol.coldefexpr */
-	{ 95, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* RangeTableSample.relation */
-	{ 95, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* RangeTableSample.args */
-	{ 95, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* RangeTableSample.repeatable */
-	{ 95, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* RangeTableSample.relation */
-	{ 96, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* ColumnDef.typeName */
-	{ 96, PGBIND_NR_walk, PGBIND_NA_none, 0, 9, -1, false, { 0 } }, /* ColumnDef.raw_default */
-	{ 96, PGBIND_NR_walk, PGBIND_NA_none, 0, 14, -1, false, { 0 } }, /* ColumnDef.collClause */
-	{ 98, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* IndexElem.expr */
-	{ 100, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* LockingClause.lockedRels */
-	{ 101, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* XmlSerialize.expr */
-	{ 101, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* XmlSerialize.typeName */
-	{ 114, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* GroupingSet.content */
-	{ 117, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* WithClause.ctes */
-	{ 117, PGBIND_NR_ctes, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* WithClause.ctes */
-	{ 117, PGBIND_NR_recursive, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* WithClause.recursive */
-	{ 118, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* InferClause.indexElems */
-	{ 118, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* InferClause.whereClause */
-	{ 118, PGBIND_NR_truncate, PGBIND_NA_where, 0, 1, -1, false, { 0 } }, /* InferClause.whereClause */
-	{ 119, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* OnConflictClause.infer */
-	{ 119, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* OnConflictClause.targetList */
-	{ 119, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* OnConflictClause.whereClause */
-	{ 119, PGBIND_NR_truncate, PGBIND_NA_set_targets, 0, 2, -1, false, { 0 } }, /* OnConflictClause.targetList */
-	{ 119, PGBIND_NR_truncate, PGBIND_NA_where, 0, 3, -1, false, { 0 } }, /* OnConflictClause.whereClause */
-	{ 122, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* CommonTableExpr.ctequery */
-	{ 122, PGBIND_NR_cte, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* CommonTableExpr.ctename */
-	{ 122, PGBIND_NR_summary, PGBIND_NA_cte_scope, 0, 0, -1, false, { 0 } }, /* CommonTableExpr.ctename */
-	{ 122, PGBIND_NR_truncate, PGBIND_NA_cte_query, 0, 3, -1, false, { 0 } }, /* CommonTableExpr.ctequery */
-	{ 123, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* MergeWhenClause.condition */
-	{ 123, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* MergeWhenClause.targetList */
-	{ 123, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* MergeWhenClause.values */
-	{ 125, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonOutput.typeName */
-	{ 125, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonOutput.returning */
-	{ 126, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonArgument.val */
-	{ 127, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JsonFuncExpr.context_item */
-	{ 127, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* JsonFuncExpr.pathspec */
-	{ 127, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* JsonFuncExpr.passing */
-	{ 127, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* JsonFuncExpr.output */
-	{ 127, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 } }, /* JsonFuncExpr.on_empty */
-	{ 127, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 } }, /* JsonFuncExpr.on_error */
-	{ 128, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonTablePathSpec.string */
-	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonTable.context_item */
-	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonTable.pathspec */
-	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JsonTable.passing */
-	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* JsonTable.columns */
-	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* JsonTable.on_error */
-	{ 130, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JsonTableColumn.typeName */
-	{ 130, PGBIND_NR_walk, PGBIND_NA_none, 0, 8, -1, false, { 0 } }, /* JsonTableColumn.on_empty */
-	{ 130, PGBIND_NR_walk, PGBIND_NA_none, 0, 9, -1, false, { 0 } }, /* JsonTableColumn.on_error */
-	{ 130, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 } }, /* JsonTableColumn.columns */
-	{ 131, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonKeyValue.key */
-	{ 131, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonKeyValue.value */
-	{ 132, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonParseExpr.expr */
-	{ 132, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonParseExpr.output */
-	{ 133, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonScalarExpr.expr */
-	{ 133, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonScalarExpr.output */
-	{ 134, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonSerializeExpr.expr */
-	{ 134, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonSerializeExpr.output */
-	{ 135, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonObjectConstructor.output */
-	{ 135, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonObjectConstructor.exprs */
-	{ 136, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonArrayConstructor.output */
-	{ 136, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonArrayConstructor.exprs */
-	{ 137, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonArrayQueryConstructor.output */
-	{ 137, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonArrayQueryConstructor.query */
-	{ 138, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonAggConstructor.output */
-	{ 138, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JsonAggConstructor.agg_order */
-	{ 138, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonAggConstructor.agg_filter */
-	{ 138, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* JsonAggConstructor.over */
-	{ 139, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonObjectAgg.constructor */
-	{ 139, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonObjectAgg.arg */
-	{ 140, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonArrayAgg.constructor */
-	{ 140, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonArrayAgg.arg */
-	{ 141, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 } }, /* RawStmt.stmt */
-	{ 141, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 } }, /* RawStmt. */
-	{ 142, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* InsertStmt.relation */
-	{ 142, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* InsertStmt.cols */
-	{ 142, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* InsertStmt.selectStmt */
-	{ 142, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* InsertStmt.onConflictClause */
-	{ 142, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* InsertStmt.withClause */
-	{ 142, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 5, -1, false, { 0 } }, /* InsertStmt.withClause */
-	{ 142, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 } }, /* InsertStmt.relation */
-	{ 142, PGBIND_NR_truncate, PGBIND_NA_insert_cols, 0, 1, -1, false, { 0 } }, /* InsertStmt.cols */
-	{ 143, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* DeleteStmt.relation */
-	{ 143, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* DeleteStmt.usingClause */
-	{ 143, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* DeleteStmt.whereClause */
-	{ 143, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* DeleteStmt.withClause */
-	{ 143, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 4, -1, false, { 0 } }, /* DeleteStmt.withClause */
-	{ 143, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 } }, /* DeleteStmt.relation */
-	{ 143, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 1, -1, false, { 0 } }, /* DeleteStmt.usingClause */
-	{ 143, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 } }, /* DeleteStmt.whereClause */
-	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* UpdateStmt.relation */
-	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* UpdateStmt.targetList */
-	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* UpdateStmt.whereClause */
-	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* UpdateStmt.fromClause */
-	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* UpdateStmt.withClause */
-	{ 144, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 5, -1, false, { 0 } }, /* UpdateStmt.withClause */
-	{ 144, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 } }, /* UpdateStmt.relation */
-	{ 144, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 3, -1, false, { 0 } }, /* UpdateStmt.fromClause */
-	{ 144, PGBIND_NR_truncate, PGBIND_NA_set_targets, 0, 1, -1, false, { 0 } }, /* UpdateStmt.targetList */
-	{ 144, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 } }, /* UpdateStmt.whereClause */
-	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* MergeStmt.relation */
-	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* MergeStmt.sourceRelation */
-	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* MergeStmt.joinCondition */
-	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* MergeStmt.mergeWhenClauses */
-	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* MergeStmt.withClause */
-	{ 145, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 5, -1, false, { 0 } }, /* MergeStmt.withClause */
-	{ 145, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 } }, /* MergeStmt.relation */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* SelectStmt.distinctClause */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* SelectStmt.intoClause */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* SelectStmt.targetList */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* SelectStmt.fromClause */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* SelectStmt.whereClause */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* SelectStmt.groupClause */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 } }, /* SelectStmt.havingClause */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 8, -1, false, { 0 } }, /* SelectStmt.windowClause */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 9, -1, false, { 0 } }, /* SelectStmt.valuesLists */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 10, -1, false, { 0 } }, /* SelectStmt.sortClause */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 11, -1, false, { 0 } }, /* SelectStmt.limitOffset */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 12, -1, false, { 0 } }, /* SelectStmt.limitCount */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 14, -1, false, { 0 } }, /* SelectStmt.lockingClause */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 15, -1, false, { 0 } }, /* SelectStmt.withClause */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 18, -1, false, { 0 } }, /* SelectStmt.larg */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 19, -1, false, { 0 } }, /* SelectStmt.rarg */
-	{ 146, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 15, -1, false, { 0 } }, /* SelectStmt.withClause */
-	{ 146, PGBIND_NR_summary, PGBIND_NA_tables_select, 1, 3, 16, false, { 1, 0 } }, /* SelectStmt.fromClause SETOP_NONE */
-	{ 146, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 2, 1, -1, false, { 0 } }, /* SelectStmt.intoClause */
-	{ 146, PGBIND_NR_summary, PGBIND_NA_filter, 2, 4, -1, false, { 0 } }, /* SelectStmt.whereClause */
-	{ 146, PGBIND_NR_truncate, PGBIND_NA_select_targets, 0, 2, -1, false, { 0 } }, /* SelectStmt.targetList */
-	{ 146, PGBIND_NR_truncate, PGBIND_NA_where, 0, 4, -1, false, { 0 } }, /* SelectStmt.whereClause */
-	{ 146, PGBIND_NR_truncate, PGBIND_NA_values, 0, 9, -1, false, { 0 } }, /* SelectStmt.valuesLists */
-	{ 146, PGBIND_NR_filter, PGBIND_NA_stop, 0, -1, -1, false, { 0 } }, /* SelectStmt. */
-	{ 148, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 } }, /* ReturnStmt. */
-	{ 149, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* PLAssignStmt.indirection */
-	{ 149, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* PLAssignStmt.val */
-	{ 149, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 } }, /* PLAssignStmt. */
-	{ 151, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, 2, true, { 21, 0 } }, /* AlterTableStmt.relation OBJECT_INDEX */
-	{ 156, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 3, 2, false, { 42, 0 } }, /* GrantStmt.objects OBJECT_TABLE */
-	{ 156, PGBIND_NR_summary, PGBIND_NA_functions_ddl, 1, 3, 2, false, { 20, 30, 35, 0 } }, /* GrantStmt.objects OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
-	{ 157, PGBIND_NR_function, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* ObjectWithArgs.objname */
-	{ 161, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 0, -1, false, { 0 } }, /* CopyStmt.relation */
-	{ 161, PGBIND_NR_summary, PGBIND_NA_walk, 0, 1, -1, false, { 0 } }, /* CopyStmt.query */
-	{ 161, PGBIND_NR_truncate, PGBIND_NA_where, 0, 7, -1, false, { 0 } }, /* CopyStmt.whereClause */
-	{ 164, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 } }, /* CreateStmt.relation */
-	{ 185, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 3, -1, false, { 0 } }, /* CreateTrigStmt.relation */
-	{ 201, PGBIND_NR_summary, PGBIND_NA_name_lists_ddl, 0, 0, 1, false, { 42, 0 } }, /* DropStmt.objects OBJECT_TABLE */
-	{ 201, PGBIND_NR_summary, PGBIND_NA_owner_name_lists_ddl, 1, 0, 1, false, { 36, 45, 0 } }, /* DropStmt.objects OBJECT_RULE OBJECT_TRIGGER */
-	{ 201, PGBIND_NR_summary, PGBIND_NA_first_function_ddl, 2, 0, 1, false, { 20, 0 } }, /* DropStmt.objects OBJECT_FUNCTION */
-	{ 202, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 } }, /* TruncateStmt.relations */
-	{ 208, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 } }, /* IndexStmt.relation */
-	{ 208, PGBIND_NR_summary, PGBIND_NA_walk, 0, 4, -1, false, { 0 } }, /* IndexStmt.indexParams */
-	{ 208, PGBIND_NR_summary, PGBIND_NA_walk, 0, 7, -1, false, { 0 } }, /* IndexStmt.whereClause */
-	{ 208, PGBIND_NR_truncate, PGBIND_NA_where, 0, 7, -1, false, { 0 } }, /* IndexStmt.whereClause */
-	{ 212, PGBIND_NR_summary, PGBIND_NA_function_ddl, 0, 2, -1, false, { 0 } }, /* CreateFunctionStmt.funcname */
-	{ 217, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 } }, /* CallStmt.funccall */
-	{ 219, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 2, 0, false, { 42, 0 } }, /* RenameStmt.relation OBJECT_TABLE */
-	{ 219, PGBIND_NR_summary, PGBIND_NA_renamed_ddl, 0, 5, 0, false, { 42, 0 } }, /* RenameStmt.newname OBJECT_TABLE */
-	{ 219, PGBIND_NR_summary, PGBIND_NA_functions_ddl, 1, 3, 0, false, { 20, 30, 35, 0 } }, /* RenameStmt.object OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
-	{ 219, PGBIND_NR_summary, PGBIND_NA_renamed_function_ddl, 1, 5, 0, false, { 20, 30, 35, 0 } }, /* RenameStmt.newname OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
-	{ 225, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 } }, /* RuleStmt.relation */
-	{ 225, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 } }, /* RuleStmt.whereClause */
-	{ 234, PGBIND_NR_statements, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* ViewStmt.query */
-	{ 234, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 } }, /* ViewStmt.view */
-	{ 234, PGBIND_NR_summary, PGBIND_NA_walk, 0, 2, -1, false, { 0 } }, /* ViewStmt.query */
-	{ 238, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 } }, /* AlterDatabaseRefreshCollStmt. */
-	{ 243, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 } }, /* VacuumStmt.rels */
-	{ 244, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* VacuumRelation.relation */
-	{ 245, PGBIND_NR_statements, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* ExplainStmt.query */
-	{ 245, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 } }, /* ExplainStmt.query */
-	{ 246, PGBIND_NR_statements, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* CreateTableAsStmt.query */
-	{ 246, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 } }, /* CreateTableAsStmt.into */
-	{ 246, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 } }, /* CreateTableAsStmt.query */
-	{ 247, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 2, -1, false, { 0 } }, /* RefreshMatViewStmt.relation */
-	{ 250, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 } }, /* LockStmt.relations */
-	{ 256, PGBIND_NR_statements, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* PrepareStmt.query */
-	{ 256, PGBIND_NR_summary, PGBIND_NA_walk, 0, 2, -1, false, { 0 } }, /* PrepareStmt.query */
+	{ 2, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* Integer. */
+	{ 3, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* Float. */
+	{ 4, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* Boolean. */
+	{ 5, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* String. */
+	{ 6, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* BitString. */
+	{ 10, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* A_Const. */
+	{ 11, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* Alias. */
+	{ 11, PGBIND_NR_relation, PGBIND_NA_name, 0, 0, -1, false, { 0 }, offsetof(Alias, aliasname), PGBIND_CF_string, 0, { 0 } }, /* Alias.aliasname */
+	{ 12, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(RangeVar, alias), PGBIND_CF_node, 0, { 0 } }, /* RangeVar.alias */
+	{ 12, PGBIND_NR_relation, PGBIND_NA_schema, 0, 1, -1, false, { 0 }, offsetof(RangeVar, schemaname), PGBIND_CF_string, 0, { 0 } }, /* RangeVar.schemaname */
+	{ 12, PGBIND_NR_relation, PGBIND_NA_name, 0, 2, -1, false, { 0 }, offsetof(RangeVar, relname), PGBIND_CF_string, 0, { 0 } }, /* RangeVar.relname */
+	{ 12, PGBIND_NR_relation, PGBIND_NA_alias, 0, 5, -1, false, { 0 }, offsetof(RangeVar, alias), PGBIND_CF_node, 0, { 0 } }, /* RangeVar.alias */
+	{ 14, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(IntoClause, rel), PGBIND_CF_node, 0, { 0 } }, /* IntoClause.rel */
+	{ 14, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 }, offsetof(IntoClause, viewQuery), PGBIND_CF_node, 0, { 0 } }, /* IntoClause.viewQuery */
+	{ 14, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(IntoClause, rel), PGBIND_CF_node, 0, { 0 } }, /* IntoClause.rel */
+	{ 18, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(GroupingFunc, args), PGBIND_CF_list, 0, { 0 } }, /* GroupingFunc.args */
+	{ 21, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* MergeSupportFunc. */
+	{ 24, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(NamedArgExpr, arg), PGBIND_CF_node, 0, { 0 } }, /* NamedArgExpr.arg */
+	{ 29, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(BoolExpr, args), PGBIND_CF_list, 0, { 0 } }, /* BoolExpr.args */
+	{ 30, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(SubLink, testexpr), PGBIND_CF_node, 0, { 0 } }, /* SubLink.testexpr */
+	{ 30, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(SubLink, subselect), PGBIND_CF_node, 0, { 0 } }, /* SubLink.subselect */
+	{ 40, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(CaseExpr, arg), PGBIND_CF_node, 0, { 0 } }, /* CaseExpr.arg */
+	{ 40, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(CaseExpr, args), PGBIND_CF_list, 0, { 0 } }, /* CaseExpr.args */
+	{ 40, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(CaseExpr, defresult), PGBIND_CF_node, 0, { 0 } }, /* CaseExpr.defresult */
+	{ 40, PGBIND_NR_walk_each, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(CaseExpr, args), PGBIND_CF_list, 0, { 0 } }, /* CaseExpr.args */
+	{ 41, PGBIND_NR_walk_in_place, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(CaseWhen, expr), PGBIND_CF_node, 0, { 0 } }, /* CaseWhen.expr */
+	{ 41, PGBIND_NR_walk_in_place, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(CaseWhen, result), PGBIND_CF_node, 0, { 0 } }, /* CaseWhen.result */
+	{ 44, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(RowExpr, args), PGBIND_CF_list, 0, { 0 } }, /* RowExpr.args */
+	{ 46, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(CoalesceExpr, args), PGBIND_CF_list, 0, { 0 } }, /* CoalesceExpr.args */
+	{ 47, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(MinMaxExpr, args), PGBIND_CF_list, 0, { 0 } }, /* MinMaxExpr.args */
+	{ 48, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* SQLValueFunction. */
+	{ 49, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(XmlExpr, named_args), PGBIND_CF_list, 0, { 0 } }, /* XmlExpr.named_args */
+	{ 49, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(XmlExpr, args), PGBIND_CF_list, 0, { 0 } }, /* XmlExpr.args */
+	{ 50, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* JsonFormat. */
+	{ 51, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonReturning, format), PGBIND_CF_node, 0, { 0 } }, /* JsonReturning.format */
+	{ 52, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonValueExpr, raw_expr), PGBIND_CF_node, 0, { 0 } }, /* JsonValueExpr.raw_expr */
+	{ 52, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonValueExpr, formatted_expr), PGBIND_CF_node, 0, { 0 } }, /* JsonValueExpr.formatted_expr */
+	{ 52, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JsonValueExpr, format), PGBIND_CF_node, 0, { 0 } }, /* JsonValueExpr.format */
+	{ 53, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JsonConstructorExpr, args), PGBIND_CF_list, 0, { 0 } }, /* JsonConstructorExpr.args */
+	{ 53, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(JsonConstructorExpr, func), PGBIND_CF_node, 0, { 0 } }, /* JsonConstructorExpr.func */
+	{ 53, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(JsonConstructorExpr, coercion), PGBIND_CF_node, 0, { 0 } }, /* JsonConstructorExpr.coercion */
+	{ 53, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(JsonConstructorExpr, returning), PGBIND_CF_node, 0, { 0 } }, /* JsonConstructorExpr.returning */
+	{ 54, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonIsPredicate, expr), PGBIND_CF_node, 0, { 0 } }, /* JsonIsPredicate.expr */
+	{ 55, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonBehavior, expr), PGBIND_CF_node, 0, { 0 } }, /* JsonBehavior.expr */
+	{ 60, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(NullTest, arg), PGBIND_CF_node, 0, { 0 } }, /* NullTest.arg */
+	{ 61, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(BooleanTest, arg), PGBIND_CF_node, 0, { 0 } }, /* BooleanTest.arg */
+	{ 65, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* SetToDefault. */
+	{ 66, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* CurrentOfExpr. */
+	{ 71, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JoinExpr, larg), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.larg */
+	{ 71, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(JoinExpr, rarg), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.rarg */
+	{ 71, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 }, offsetof(JoinExpr, quals), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.quals */
+	{ 71, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 }, offsetof(JoinExpr, alias), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.alias */
+	{ 71, PGBIND_NR_from_item, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JoinExpr, larg), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.larg */
+	{ 71, PGBIND_NR_from_item, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(JoinExpr, rarg), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.rarg */
+	{ 75, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(TypeName, typmods), PGBIND_CF_list, 0, { 0 } }, /* TypeName.typmods */
+	{ 75, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 }, offsetof(TypeName, arrayBounds), PGBIND_CF_list, 0, { 0 } }, /* TypeName.arrayBounds */
+	{ 76, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* ColumnRef. */
+	{ 76, PGBIND_NR_summary, PGBIND_NA_filter_column, 0, 0, -1, false, { 0 }, offsetof(ColumnRef, fields), PGBIND_CF_list, 0, { 0 } }, /* ColumnRef.fields */
+	{ 77, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* ParamRef. */
+	{ 78, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(A_Expr, lexpr), PGBIND_CF_node, 0, { 0 } }, /* A_Expr.lexpr */
+	{ 78, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(A_Expr, rexpr), PGBIND_CF_node, 0, { 0 } }, /* A_Expr.rexpr */
+	{ 79, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(TypeCast, arg), PGBIND_CF_node, 0, { 0 } }, /* TypeCast.arg */
+	{ 79, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(TypeCast, typeName), PGBIND_CF_node, 0, { 0 } }, /* TypeCast.typeName */
+	{ 80, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(CollateClause, arg), PGBIND_CF_node, 0, { 0 } }, /* CollateClause.arg */
+	{ 82, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(FuncCall, args), PGBIND_CF_list, 0, { 0 } }, /* FuncCall.args */
+	{ 82, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(FuncCall, agg_order), PGBIND_CF_list, 0, { 0 } }, /* FuncCall.agg_order */
+	{ 82, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(FuncCall, agg_filter), PGBIND_CF_node, 0, { 0 } }, /* FuncCall.agg_filter */
+	{ 82, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(FuncCall, over), PGBIND_CF_node, 0, { 0 } }, /* FuncCall.over */
+	{ 82, PGBIND_NR_summary, PGBIND_NA_function_call, 0, 0, -1, false, { 0 }, offsetof(FuncCall, funcname), PGBIND_CF_list, 0, { 0 } }, /* FuncCall.funcname */
+	{ 83, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* A_Star. */
+	{ 84, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(A_Indices, lidx), PGBIND_CF_node, 0, { 0 } }, /* A_Indices.lidx */
+	{ 84, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(A_Indices, uidx), PGBIND_CF_node, 0, { 0 } }, /* A_Indices.uidx */
+	{ 85, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(A_Indirection, arg), PGBIND_CF_node, 0, { 0 } }, /* A_Indirection.arg */
+	{ 85, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(A_Indirection, indirection), PGBIND_CF_list, 0, { 0 } }, /* A_Indirection.indirection */
+	{ 86, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(A_ArrayExpr, elements), PGBIND_CF_list, 0, { 0 } }, /* A_ArrayExpr.elements */
+	{ 87, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(ResTarget, indirection), PGBIND_CF_list, 0, { 0 } }, /* ResTarget.indirection */
+	{ 87, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(ResTarget, val), PGBIND_CF_node, 0, { 0 } }, /* ResTarget.val */
+	{ 88, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(MultiAssignRef, source), PGBIND_CF_node, 0, { 0 } }, /* MultiAssignRef.source */
+	{ 89, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(SortBy, node), PGBIND_CF_node, 0, { 0 } }, /* SortBy.node */
+	{ 90, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(WindowDef, partitionClause), PGBIND_CF_list, 0, { 0 } }, /* WindowDef.partitionClause */
+	{ 90, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(WindowDef, orderClause), PGBIND_CF_list, 0, { 0 } }, /* WindowDef.orderClause */
+	{ 90, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(WindowDef, startOffset), PGBIND_CF_node, 0, { 0 } }, /* WindowDef.startOffset */
+	{ 90, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 }, offsetof(WindowDef, endOffset), PGBIND_CF_node, 0, { 0 } }, /* WindowDef.endOffset */
+	{ 91, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(RangeSubselect, subquery), PGBIND_CF_node, 0, { 0 } }, /* RangeSubselect.subquery */
+	{ 91, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(RangeSubselect, alias), PGBIND_CF_node, 0, { 0 } }, /* RangeSubselect.alias */
+	{ 92, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(RangeFunction, functions), PGBIND_CF_list, 0, { 0 } }, /* RangeFunction.functions */
+	{ 92, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(RangeFunction, alias), PGBIND_CF_node, 0, { 0 } }, /* RangeFunction.alias */
+	{ 92, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(RangeFunction, coldeflist), PGBIND_CF_list, 0, { 0 } }, /* RangeFunction.coldeflist */
+	{ 93, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(RangeTableFunc, docexpr), PGBIND_CF_node, 0, { 0 } }, /* RangeTableFunc.docexpr */
+	{ 93, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(RangeTableFunc, rowexpr), PGBIND_CF_node, 0, { 0 } }, /* RangeTableFunc.rowexpr */
+	{ 93, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(RangeTableFunc, namespaces), PGBIND_CF_list, 0, { 0 } }, /* RangeTableFunc.namespaces */
+	{ 93, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(RangeTableFunc, columns), PGBIND_CF_list, 0, { 0 } }, /* RangeTableFunc.columns */
+	{ 93, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(RangeTableFunc, alias), PGBIND_CF_node, 0, { 0 } }, /* RangeTableFunc.alias */
+	{ 94, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(RangeTableFuncCol, colexpr), PGBIND_CF_node, 0, { 0 } }, /* RangeTableFuncCol.colexpr */
+	{ 94, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(RangeTableFuncCol, coldefexpr), PGBIND_CF_node, 0, { 0 } }, /* RangeTableFuncCol.coldefexpr */
+	{ 95, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(RangeTableSample, relation), PGBIND_CF_node, 0, { 0 } }, /* RangeTableSample.relation */
+	{ 95, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(RangeTableSample, args), PGBIND_CF_list, 0, { 0 } }, /* RangeTableSample.args */
+	{ 95, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(RangeTableSample, repeatable), PGBIND_CF_node, 0, { 0 } }, /* RangeTableSample.repeatable */
+	{ 95, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(RangeTableSample, relation), PGBIND_CF_node, 0, { 0 } }, /* RangeTableSample.relation */
+	{ 96, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(ColumnDef, typeName), PGBIND_CF_node, 0, { 0 } }, /* ColumnDef.typeName */
+	{ 96, PGBIND_NR_walk, PGBIND_NA_none, 0, 9, -1, false, { 0 }, offsetof(ColumnDef, raw_default), PGBIND_CF_node, 0, { 0 } }, /* ColumnDef.raw_default */
+	{ 96, PGBIND_NR_walk, PGBIND_NA_none, 0, 14, -1, false, { 0 }, offsetof(ColumnDef, collClause), PGBIND_CF_node, 0, { 0 } }, /* ColumnDef.collClause */
+	{ 98, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(IndexElem, expr), PGBIND_CF_node, 0, { 0 } }, /* IndexElem.expr */
+	{ 100, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(LockingClause, lockedRels), PGBIND_CF_list, 0, { 0 } }, /* LockingClause.lockedRels */
+	{ 101, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(XmlSerialize, expr), PGBIND_CF_node, 0, { 0 } }, /* XmlSerialize.expr */
+	{ 101, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(XmlSerialize, typeName), PGBIND_CF_node, 0, { 0 } }, /* XmlSerialize.typeName */
+	{ 114, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(GroupingSet, content), PGBIND_CF_list, 0, { 0 } }, /* GroupingSet.content */
+	{ 117, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(WithClause, ctes), PGBIND_CF_list, 0, { 0 } }, /* WithClause.ctes */
+	{ 117, PGBIND_NR_ctes, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(WithClause, ctes), PGBIND_CF_list, 0, { 0 } }, /* WithClause.ctes */
+	{ 117, PGBIND_NR_recursive, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(WithClause, recursive), PGBIND_CF_bool, 0, { 0 } }, /* WithClause.recursive */
+	{ 118, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(InferClause, indexElems), PGBIND_CF_list, 0, { 0 } }, /* InferClause.indexElems */
+	{ 118, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(InferClause, whereClause), PGBIND_CF_node, 0, { 0 } }, /* InferClause.whereClause */
+	{ 118, PGBIND_NR_truncate, PGBIND_NA_where, 0, 1, -1, false, { 0 }, offsetof(InferClause, whereClause), PGBIND_CF_node, 0, { 0 } }, /* InferClause.whereClause */
+	{ 119, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(OnConflictClause, infer), PGBIND_CF_node, 0, { 0 } }, /* OnConflictClause.infer */
+	{ 119, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(OnConflictClause, targetList), PGBIND_CF_list, 0, { 0 } }, /* OnConflictClause.targetList */
+	{ 119, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(OnConflictClause, whereClause), PGBIND_CF_node, 0, { 0 } }, /* OnConflictClause.whereClause */
+	{ 119, PGBIND_NR_truncate, PGBIND_NA_set_targets, 0, 2, -1, false, { 0 }, offsetof(OnConflictClause, targetList), PGBIND_CF_list, 0, { 0 } }, /* OnConflictClause.targetList */
+	{ 119, PGBIND_NR_truncate, PGBIND_NA_where, 0, 3, -1, false, { 0 }, offsetof(OnConflictClause, whereClause), PGBIND_CF_node, 0, { 0 } }, /* OnConflictClause.whereClause */
+	{ 122, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(CommonTableExpr, ctequery), PGBIND_CF_node, 0, { 0 } }, /* CommonTableExpr.ctequery */
+	{ 122, PGBIND_NR_cte, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(CommonTableExpr, ctename), PGBIND_CF_string, 0, { 0 } }, /* CommonTableExpr.ctename */
+	{ 122, PGBIND_NR_summary, PGBIND_NA_cte_scope, 0, 0, -1, false, { 0 }, offsetof(CommonTableExpr, ctename), PGBIND_CF_string, 0, { 0 } }, /* CommonTableExpr.ctename */
+	{ 122, PGBIND_NR_truncate, PGBIND_NA_cte_query, 0, 3, -1, false, { 0 }, offsetof(CommonTableExpr, ctequery), PGBIND_CF_node, 0, { 0 } }, /* CommonTableExpr.ctequery */
+	{ 123, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(MergeWhenClause, condition), PGBIND_CF_node, 0, { 0 } }, /* MergeWhenClause.condition */
+	{ 123, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(MergeWhenClause, targetList), PGBIND_CF_list, 0, { 0 } }, /* MergeWhenClause.targetList */
+	{ 123, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(MergeWhenClause, values), PGBIND_CF_list, 0, { 0 } }, /* MergeWhenClause.values */
+	{ 125, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonOutput, typeName), PGBIND_CF_node, 0, { 0 } }, /* JsonOutput.typeName */
+	{ 125, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonOutput, returning), PGBIND_CF_node, 0, { 0 } }, /* JsonOutput.returning */
+	{ 126, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonArgument, val), PGBIND_CF_node, 0, { 0 } }, /* JsonArgument.val */
+	{ 127, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JsonFuncExpr, context_item), PGBIND_CF_node, 0, { 0 } }, /* JsonFuncExpr.context_item */
+	{ 127, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(JsonFuncExpr, pathspec), PGBIND_CF_node, 0, { 0 } }, /* JsonFuncExpr.pathspec */
+	{ 127, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(JsonFuncExpr, passing), PGBIND_CF_list, 0, { 0 } }, /* JsonFuncExpr.passing */
+	{ 127, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(JsonFuncExpr, output), PGBIND_CF_node, 0, { 0 } }, /* JsonFuncExpr.output */
+	{ 127, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 }, offsetof(JsonFuncExpr, on_empty), PGBIND_CF_node, 0, { 0 } }, /* JsonFuncExpr.on_empty */
+	{ 127, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 }, offsetof(JsonFuncExpr, on_error), PGBIND_CF_node, 0, { 0 } }, /* JsonFuncExpr.on_error */
+	{ 128, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonTablePathSpec, string), PGBIND_CF_node, 0, { 0 } }, /* JsonTablePathSpec.string */
+	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonTable, context_item), PGBIND_CF_node, 0, { 0 } }, /* JsonTable.context_item */
+	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonTable, pathspec), PGBIND_CF_node, 0, { 0 } }, /* JsonTable.pathspec */
+	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JsonTable, passing), PGBIND_CF_list, 0, { 0 } }, /* JsonTable.passing */
+	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(JsonTable, columns), PGBIND_CF_list, 0, { 0 } }, /* JsonTable.columns */
+	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(JsonTable, on_error), PGBIND_CF_node, 0, { 0 } }, /* JsonTable.on_error */
+	{ 130, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JsonTableColumn, typeName), PGBIND_CF_node, 0, { 0 } }, /* JsonTableColumn.typeName */
+	{ 130, PGBIND_NR_walk, PGBIND_NA_none, 0, 8, -1, false, { 0 }, offsetof(JsonTableColumn, on_empty), PGBIND_CF_node, 0, { 0 } }, /* JsonTableColumn.on_empty */
+	{ 130, PGBIND_NR_walk, PGBIND_NA_none, 0, 9, -1, false, { 0 }, offsetof(JsonTableColumn, on_error), PGBIND_CF_node, 0, { 0 } }, /* JsonTableColumn.on_error */
+	{ 130, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 }, offsetof(JsonTableColumn, columns), PGBIND_CF_list, 0, { 0 } }, /* JsonTableColumn.columns */
+	{ 131, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonKeyValue, key), PGBIND_CF_node, 0, { 0 } }, /* JsonKeyValue.key */
+	{ 131, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonKeyValue, value), PGBIND_CF_node, 0, { 0 } }, /* JsonKeyValue.value */
+	{ 132, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonParseExpr, expr), PGBIND_CF_node, 0, { 0 } }, /* JsonParseExpr.expr */
+	{ 132, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonParseExpr, output), PGBIND_CF_node, 0, { 0 } }, /* JsonParseExpr.output */
+	{ 133, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonScalarExpr, expr), PGBIND_CF_node, 0, { 0 } }, /* JsonScalarExpr.expr */
+	{ 133, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonScalarExpr, output), PGBIND_CF_node, 0, { 0 } }, /* JsonScalarExpr.output */
+	{ 134, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonSerializeExpr, expr), PGBIND_CF_node, 0, { 0 } }, /* JsonSerializeExpr.expr */
+	{ 134, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonSerializeExpr, output), PGBIND_CF_node, 0, { 0 } }, /* JsonSerializeExpr.output */
+	{ 135, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonObjectConstructor, output), PGBIND_CF_node, 0, { 0 } }, /* JsonObjectConstructor.output */
+	{ 135, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonObjectConstructor, exprs), PGBIND_CF_list, 0, { 0 } }, /* JsonObjectConstructor.exprs */
+	{ 136, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonArrayConstructor, output), PGBIND_CF_node, 0, { 0 } }, /* JsonArrayConstructor.output */
+	{ 136, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonArrayConstructor, exprs), PGBIND_CF_list, 0, { 0 } }, /* JsonArrayConstructor.exprs */
+	{ 137, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonArrayQueryConstructor, output), PGBIND_CF_node, 0, { 0 } }, /* JsonArrayQueryConstructor.output */
+	{ 137, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonArrayQueryConstructor, query), PGBIND_CF_node, 0, { 0 } }, /* JsonArrayQueryConstructor.query */
+	{ 138, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonAggConstructor, output), PGBIND_CF_node, 0, { 0 } }, /* JsonAggConstructor.output */
+	{ 138, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JsonAggConstructor, agg_order), PGBIND_CF_list, 0, { 0 } }, /* JsonAggConstructor.agg_order */
+	{ 138, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonAggConstructor, agg_filter), PGBIND_CF_node, 0, { 0 } }, /* JsonAggConstructor.agg_filter */
+	{ 138, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(JsonAggConstructor, over), PGBIND_CF_node, 0, { 0 } }, /* JsonAggConstructor.over */
+	{ 139, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonObjectAgg, constructor), PGBIND_CF_node, 0, { 0 } }, /* JsonObjectAgg.constructor */
+	{ 139, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonObjectAgg, arg), PGBIND_CF_node, 0, { 0 } }, /* JsonObjectAgg.arg */
+	{ 140, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonArrayAgg, constructor), PGBIND_CF_node, 0, { 0 } }, /* JsonArrayAgg.constructor */
+	{ 140, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonArrayAgg, arg), PGBIND_CF_node, 0, { 0 } }, /* JsonArrayAgg.arg */
+	{ 141, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 }, offsetof(RawStmt, stmt), PGBIND_CF_node, 0, { 0 } }, /* RawStmt.stmt */
+	{ 141, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* RawStmt. */
+	{ 142, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(InsertStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.relation */
+	{ 142, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(InsertStmt, cols), PGBIND_CF_list, 0, { 0 } }, /* InsertStmt.cols */
+	{ 142, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(InsertStmt, selectStmt), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.selectStmt */
+	{ 142, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(InsertStmt, onConflictClause), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.onConflictClause */
+	{ 142, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(InsertStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.withClause */
+	{ 142, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 5, -1, false, { 0 }, offsetof(InsertStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.withClause */
+	{ 142, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 }, offsetof(InsertStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.relation */
+	{ 142, PGBIND_NR_truncate, PGBIND_NA_insert_cols, 0, 1, -1, false, { 0 }, offsetof(InsertStmt, cols), PGBIND_CF_list, 0, { 0 } }, /* InsertStmt.cols */
+	{ 143, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(DeleteStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.relation */
+	{ 143, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(DeleteStmt, usingClause), PGBIND_CF_list, 0, { 0 } }, /* DeleteStmt.usingClause */
+	{ 143, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(DeleteStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.whereClause */
+	{ 143, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(DeleteStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.withClause */
+	{ 143, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 4, -1, false, { 0 }, offsetof(DeleteStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.withClause */
+	{ 143, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 }, offsetof(DeleteStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.relation */
+	{ 143, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 1, -1, false, { 0 }, offsetof(DeleteStmt, usingClause), PGBIND_CF_list, 0, { 0 } }, /* DeleteStmt.usingClause */
+	{ 143, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 }, offsetof(DeleteStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.whereClause */
+	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(UpdateStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.relation */
+	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(UpdateStmt, targetList), PGBIND_CF_list, 0, { 0 } }, /* UpdateStmt.targetList */
+	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(UpdateStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.whereClause */
+	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(UpdateStmt, fromClause), PGBIND_CF_list, 0, { 0 } }, /* UpdateStmt.fromClause */
+	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(UpdateStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.withClause */
+	{ 144, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 5, -1, false, { 0 }, offsetof(UpdateStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.withClause */
+	{ 144, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 }, offsetof(UpdateStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.relation */
+	{ 144, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 3, -1, false, { 0 }, offsetof(UpdateStmt, fromClause), PGBIND_CF_list, 0, { 0 } }, /* UpdateStmt.fromClause */
+	{ 144, PGBIND_NR_truncate, PGBIND_NA_set_targets, 0, 1, -1, false, { 0 }, offsetof(UpdateStmt, targetList), PGBIND_CF_list, 0, { 0 } }, /* UpdateStmt.targetList */
+	{ 144, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 }, offsetof(UpdateStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.whereClause */
+	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(MergeStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.relation */
+	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(MergeStmt, sourceRelation), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.sourceRelation */
+	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(MergeStmt, joinCondition), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.joinCondition */
+	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(MergeStmt, mergeWhenClauses), PGBIND_CF_list, 0, { 0 } }, /* MergeStmt.mergeWhenClauses */
+	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(MergeStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.withClause */
+	{ 145, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 5, -1, false, { 0 }, offsetof(MergeStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.withClause */
+	{ 145, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 }, offsetof(MergeStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.relation */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(SelectStmt, distinctClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.distinctClause */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(SelectStmt, intoClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.intoClause */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(SelectStmt, targetList), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.targetList */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(SelectStmt, fromClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.fromClause */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(SelectStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.whereClause */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(SelectStmt, groupClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.groupClause */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 }, offsetof(SelectStmt, havingClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.havingClause */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 8, -1, false, { 0 }, offsetof(SelectStmt, windowClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.windowClause */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 9, -1, false, { 0 }, offsetof(SelectStmt, valuesLists), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.valuesLists */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 10, -1, false, { 0 }, offsetof(SelectStmt, sortClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.sortClause */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 11, -1, false, { 0 }, offsetof(SelectStmt, limitOffset), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.limitOffset */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 12, -1, false, { 0 }, offsetof(SelectStmt, limitCount), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.limitCount */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 14, -1, false, { 0 }, offsetof(SelectStmt, lockingClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.lockingClause */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 15, -1, false, { 0 }, offsetof(SelectStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.withClause */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 18, -1, false, { 0 }, offsetof(SelectStmt, larg), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.larg */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 19, -1, false, { 0 }, offsetof(SelectStmt, rarg), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.rarg */
+	{ 146, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 15, -1, false, { 0 }, offsetof(SelectStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.withClause */
+	{ 146, PGBIND_NR_summary, PGBIND_NA_tables_select, 1, 3, 16, false, { 1, 0 }, offsetof(SelectStmt, fromClause), PGBIND_CF_list, offsetof(SelectStmt, op), { 0, 0 } }, /* SelectStmt.fromClause SETOP_NONE */
+	{ 146, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 2, 1, -1, false, { 0 }, offsetof(SelectStmt, intoClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.intoClause */
+	{ 146, PGBIND_NR_summary, PGBIND_NA_filter, 2, 4, -1, false, { 0 }, offsetof(SelectStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.whereClause */
+	{ 146, PGBIND_NR_truncate, PGBIND_NA_select_targets, 0, 2, -1, false, { 0 }, offsetof(SelectStmt, targetList), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.targetList */
+	{ 146, PGBIND_NR_truncate, PGBIND_NA_where, 0, 4, -1, false, { 0 }, offsetof(SelectStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.whereClause */
+	{ 146, PGBIND_NR_truncate, PGBIND_NA_values, 0, 9, -1, false, { 0 }, offsetof(SelectStmt, valuesLists), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.valuesLists */
+	{ 146, PGBIND_NR_filter, PGBIND_NA_stop, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* SelectStmt. */
+	{ 148, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* ReturnStmt. */
+	{ 149, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(PLAssignStmt, indirection), PGBIND_CF_list, 0, { 0 } }, /* PLAssignStmt.indirection */
+	{ 149, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(PLAssignStmt, val), PGBIND_CF_node, 0, { 0 } }, /* PLAssignStmt.val */
+	{ 149, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* PLAssignStmt. */
+	{ 151, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, 2, true, { 21, 0 }, offsetof(AlterTableStmt, relation), PGBIND_CF_node, offsetof(AlterTableStmt, objtype), { 20, 0 } }, /* AlterTableStmt.relation OBJECT_INDEX */
+	{ 156, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 3, 2, false, { 42, 0 }, offsetof(GrantStmt, objects), PGBIND_CF_list, offsetof(GrantStmt, objtype), { 41, 0 } }, /* GrantStmt.objects OBJECT_TABLE */
+	{ 156, PGBIND_NR_summary, PGBIND_NA_functions_ddl, 1, 3, 2, false, { 20, 30, 35, 0 }, offsetof(GrantStmt, objects), PGBIND_CF_list, offsetof(GrantStmt, objtype), { 19, 29, 34, 0 } }, /* GrantStmt.objects OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
+	{ 157, PGBIND_NR_function, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(ObjectWithArgs, objname), PGBIND_CF_list, 0, { 0 } }, /* ObjectWithArgs.objname */
+	{ 161, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 0, -1, false, { 0 }, offsetof(CopyStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* CopyStmt.relation */
+	{ 161, PGBIND_NR_summary, PGBIND_NA_walk, 0, 1, -1, false, { 0 }, offsetof(CopyStmt, query), PGBIND_CF_node, 0, { 0 } }, /* CopyStmt.query */
+	{ 161, PGBIND_NR_truncate, PGBIND_NA_where, 0, 7, -1, false, { 0 }, offsetof(CopyStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* CopyStmt.whereClause */
+	{ 164, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 }, offsetof(CreateStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* CreateStmt.relation */
+	{ 185, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 3, -1, false, { 0 }, offsetof(CreateTrigStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* CreateTrigStmt.relation */
+	{ 201, PGBIND_NR_summary, PGBIND_NA_name_lists_ddl, 0, 0, 1, false, { 42, 0 }, offsetof(DropStmt, objects), PGBIND_CF_list, offsetof(DropStmt, removeType), { 41, 0 } }, /* DropStmt.objects OBJECT_TABLE */
+	{ 201, PGBIND_NR_summary, PGBIND_NA_owner_name_lists_ddl, 1, 0, 1, false, { 36, 45, 0 }, offsetof(DropStmt, objects), PGBIND_CF_list, offsetof(DropStmt, removeType), { 35, 44, 0 } }, /* DropStmt.objects OBJECT_RULE OBJECT_TRIGGER */
+	{ 201, PGBIND_NR_summary, PGBIND_NA_first_function_ddl, 2, 0, 1, false, { 20, 0 }, offsetof(DropStmt, objects), PGBIND_CF_list, offsetof(DropStmt, removeType), { 19, 0 } }, /* DropStmt.objects OBJECT_FUNCTION */
+	{ 202, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 }, offsetof(TruncateStmt, relations), PGBIND_CF_list, 0, { 0 } }, /* TruncateStmt.relations */
+	{ 208, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 }, offsetof(IndexStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* IndexStmt.relation */
+	{ 208, PGBIND_NR_summary, PGBIND_NA_walk, 0, 4, -1, false, { 0 }, offsetof(IndexStmt, indexParams), PGBIND_CF_list, 0, { 0 } }, /* IndexStmt.indexParams */
+	{ 208, PGBIND_NR_summary, PGBIND_NA_walk, 0, 7, -1, false, { 0 }, offsetof(IndexStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* IndexStmt.whereClause */
+	{ 208, PGBIND_NR_truncate, PGBIND_NA_where, 0, 7, -1, false, { 0 }, offsetof(IndexStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* IndexStmt.whereClause */
+	{ 212, PGBIND_NR_summary, PGBIND_NA_function_ddl, 0, 2, -1, false, { 0 }, offsetof(CreateFunctionStmt, funcname), PGBIND_CF_list, 0, { 0 } }, /* CreateFunctionStmt.funcname */
+	{ 217, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 }, offsetof(CallStmt, funccall), PGBIND_CF_node, 0, { 0 } }, /* CallStmt.funccall */
+	{ 219, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 2, 0, false, { 42, 0 }, offsetof(RenameStmt, relation), PGBIND_CF_node, offsetof(RenameStmt, renameType), { 41, 0 } }, /* RenameStmt.relation OBJECT_TABLE */
+	{ 219, PGBIND_NR_summary, PGBIND_NA_renamed_ddl, 0, 5, 0, false, { 42, 0 }, offsetof(RenameStmt, newname), PGBIND_CF_string, offsetof(RenameStmt, renameType), { 41, 0 } }, /* RenameStmt.newname OBJECT_TABLE */
+	{ 219, PGBIND_NR_summary, PGBIND_NA_functions_ddl, 1, 3, 0, false, { 20, 30, 35, 0 }, offsetof(RenameStmt, object), PGBIND_CF_node, offsetof(RenameStmt, renameType), { 19, 29, 34, 0 } }, /* RenameStmt.object OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
+	{ 219, PGBIND_NR_summary, PGBIND_NA_renamed_function_ddl, 1, 5, 0, false, { 20, 30, 35, 0 }, offsetof(RenameStmt, newname), PGBIND_CF_string, offsetof(RenameStmt, renameType), { 19, 29, 34, 0 } }, /* RenameStmt.newname OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
+	{ 225, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 }, offsetof(RuleStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* RuleStmt.relation */
+	{ 225, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 }, offsetof(RuleStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* RuleStmt.whereClause */
+	{ 234, PGBIND_NR_statements, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(ViewStmt, query), PGBIND_CF_node, 0, { 0 } }, /* ViewStmt.query */
+	{ 234, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 }, offsetof(ViewStmt, view), PGBIND_CF_node, 0, { 0 } }, /* ViewStmt.view */
+	{ 234, PGBIND_NR_summary, PGBIND_NA_walk, 0, 2, -1, false, { 0 }, offsetof(ViewStmt, query), PGBIND_CF_node, 0, { 0 } }, /* ViewStmt.query */
+	{ 238, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* AlterDatabaseRefreshCollStmt. */
+	{ 243, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 }, offsetof(VacuumStmt, rels), PGBIND_CF_list, 0, { 0 } }, /* VacuumStmt.rels */
+	{ 244, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(VacuumRelation, relation), PGBIND_CF_node, 0, { 0 } }, /* VacuumRelation.relation */
+	{ 245, PGBIND_NR_statements, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(ExplainStmt, query), PGBIND_CF_node, 0, { 0 } }, /* ExplainStmt.query */
+	{ 245, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 }, offsetof(ExplainStmt, query), PGBIND_CF_node, 0, { 0 } }, /* ExplainStmt.query */
+	{ 246, PGBIND_NR_statements, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(CreateTableAsStmt, query), PGBIND_CF_node, 0, { 0 } }, /* CreateTableAsStmt.query */
+	{ 246, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 }, offsetof(CreateTableAsStmt, into), PGBIND_CF_node, 0, { 0 } }, /* CreateTableAsStmt.into */
+	{ 246, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 }, offsetof(CreateTableAsStmt, query), PGBIND_CF_node, 0, { 0 } }, /* CreateTableAsStmt.query */
+	{ 247, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 2, -1, false, { 0 }, offsetof(RefreshMatViewStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* RefreshMatViewStmt.relation */
+	{ 250, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 }, offsetof(LockStmt, relations), PGBIND_CF_list, 0, { 0 } }, /* LockStmt.relations */
+	{ 256, PGBIND_NR_statements, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(PrepareStmt, query), PGBIND_CF_node, 0, { 0 } }, /* PrepareStmt.query */
+	{ 256, PGBIND_NR_summary, PGBIND_NA_walk, 0, 2, -1, false, { 0 }, offsetof(PrepareStmt, query), PGBIND_CF_node, 0, { 0 } }, /* PrepareStmt.query */
 };
 
 const size_t pgbind_node_rule_count = sizeof pgbind_node_rule_lines / sizeof pgbind_node_rule_lines[0];
+
+const pgbind_NodeRuleCKind pgbind_node_rule_c_kinds[] = {
+	{ T_Alias, 11 },
+	{ T_RangeVar, 12 },
+	{ T_TableFunc, 13 },
+	{ T_IntoClause, 14 },
+	{ T_Var, 15 },
+	{ T_Param, 16 },
+	{ T_Aggref, 17 },
+	{ T_GroupingFunc, 18 },
+	{ T_WindowFunc, 19 },
+	{ T_WindowFuncRunCondition, 20 },
+	{ T_MergeSupportFunc, 21 },
+	{ T_SubscriptingRef, 22 },
+	{ T_FuncExpr, 23 },
+	{ T_NamedArgExpr, 24 },
+	{ T_OpExpr, 25 },
+	{ T_DistinctExpr, 26 },
+	{ T_NullIfExpr, 27 },
+	{ T_ScalarArrayOpExpr, 28 },
+	{ T_BoolExpr, 29 },
+	{ T_SubLink, 30 },
+	{ T_SubPlan, 31 },
+	{ T_AlternativeSubPlan, 32 },
+	{ T_FieldSelect, 33 },
+	{ T_FieldStore, 34 },
+	{ T_RelabelType, 35 },
+	{ T_CoerceViaIO, 36 },
+	{ T_ArrayCoerceExpr, 37 },
+	{ T_ConvertRowtypeExpr, 38 },
+	{ T_CollateExpr, 39 },
+	{ T_CaseExpr, 40 },
+	{ T_CaseWhen, 41 },
+	{ T_CaseTestExpr, 42 },
+	{ T_ArrayExpr, 43 },
+	{ T_RowExpr, 44 },
+	{ T_RowCompareExpr, 45 },
+	{ T_CoalesceExpr, 46 },
+	{ T_MinMaxExpr, 47 },
+	{ T_SQLValueFunction, 48 },
+	{ T_XmlExpr, 49 },
+	{ T_JsonFormat, 50 },
+	{ T_JsonReturning, 51 },
+	{ T_JsonValueExpr, 52 },
+	{ T_JsonConstructorExpr, 53 },
+	{ T_JsonIsPredicate, 54 },
+	{ T_JsonBehavior, 55 },
+	{ T_JsonExpr, 56 },
+	{ T_JsonTablePath, 57 },
+	{ T_JsonTablePathScan, 58 },
+	{ T_JsonTableSiblingJoin, 59 },
+	{ T_NullTest, 60 },
+	{ T_BooleanTest, 61 },
+	{ T_MergeAction, 62 },
+	{ T_CoerceToDomain, 63 },
+	{ T_CoerceToDomainValue, 64 },
+	{ T_SetToDefault, 65 },
+	{ T_CurrentOfExpr, 66 },
+	{ T_NextValueExpr, 67 },
+	{ T_InferenceElem, 68 },
+	{ T_TargetEntry, 69 },
+	{ T_RangeTblRef, 70 },
+	{ T_JoinExpr, 71 },
+	{ T_FromExpr, 72 },
+	{ T_OnConflictExpr, 73 },
+	{ T_Query, 74 },
+	{ T_TypeName, 75 },
+	{ T_ColumnRef, 76 },
+	{ T_ParamRef, 77 },
+	{ T_A_Expr, 78 },
+	{ T_TypeCast, 79 },
+	{ T_CollateClause, 80 },
+	{ T_RoleSpec, 81 },
+	{ T_FuncCall, 82 },
+	{ T_A_Star, 83 },
+	{ T_A_Indices, 84 },
+	{ T_A_Indirection, 85 },
+	{ T_A_ArrayExpr, 86 },
+	{ T_ResTarget, 87 },
+	{ T_MultiAssignRef, 88 },
+	{ T_SortBy, 89 },
+	{ T_WindowDef, 90 },
+	{ T_RangeSubselect, 91 },
+	{ T_RangeFunction, 92 },
+	{ T_RangeTableFunc, 93 },
+	{ T_RangeTableFuncCol, 94 },
+	{ T_RangeTableSample, 95 },
+	{ T_ColumnDef, 96 },
+	{ T_TableLikeClause, 97 },
+	{ T_IndexElem, 98 },
+	{ T_DefElem, 99 },
+	{ T_LockingClause, 100 },
+	{ T_XmlSerialize, 101 },
+	{ T_PartitionElem, 102 },
+	{ T_PartitionSpec, 103 },
+	{ T_PartitionBoundSpec, 104 },
+	{ T_PartitionRangeDatum, 105 },
+	{ T_SinglePartitionSpec, 106 },
+	{ T_PartitionCmd, 107 },
+	{ T_RangeTblEntry, 108 },
+	{ T_RTEPermissionInfo, 109 },
+	{ T_RangeTblFunction, 110 },
+	{ T_TableSampleClause, 111 },
+	{ T_WithCheckOption, 112 },
+	{ T_SortGroupClause, 113 },
+	{ T_GroupingSet, 114 },
+	{ T_WindowClause, 115 },
+	{ T_RowMarkClause, 116 },
+	{ T_WithClause, 117 },
+	{ T_InferClause, 118 },
+	{ T_OnConflictClause, 119 },
+	{ T_CTESearchClause, 120 },
+	{ T_CTECycleClause, 121 },
+	{ T_CommonTableExpr, 122 },
+	{ T_MergeWhenClause, 123 },
+	{ T_TriggerTransition, 124 },
+	{ T_JsonOutput, 125 },
+	{ T_JsonArgument, 126 },
+	{ T_JsonFuncExpr, 127 },
+	{ T_JsonTablePathSpec, 128 },
+	{ T_JsonTable, 129 },
+	{ T_JsonTableColumn, 130 },
+	{ T_JsonKeyValue, 131 },
+	{ T_JsonParseExpr, 132 },
+	{ T_JsonScalarExpr, 133 },
+	{ T_JsonSerializeExpr, 134 },
+	{ T_JsonObjectConstructor, 135 },
+	{ T_JsonArrayConstructor, 136 },
+	{ T_JsonArrayQueryConstructor, 137 },
+	{ T_JsonAggConstructor, 138 },
+	{ T_JsonObjectAgg, 139 },
+	{ T_JsonArrayAgg, 140 },
+	{ T_RawStmt, 141 },
+	{ T_InsertStmt, 142 },
+	{ T_DeleteStmt, 143 },
+	{ T_UpdateStmt, 144 },
+	{ T_MergeStmt, 145 },
+	{ T_SelectStmt, 146 },
+	{ T_SetOperationStmt, 147 },
+	{ T_ReturnStmt, 148 },
+	{ T_PLAssignStmt, 149 },
+	{ T_CreateSchemaStmt, 150 },
+	{ T_AlterTableStmt, 151 },
+	{ T_ReplicaIdentityStmt, 152 },
+	{ T_AlterTableCmd, 153 },
+	{ T_AlterCollationStmt, 154 },
+	{ T_AlterDomainStmt, 155 },
+	{ T_GrantStmt, 156 },
+	{ T_ObjectWithArgs, 157 },
+	{ T_AccessPriv, 158 },
+	{ T_GrantRoleStmt, 159 },
+	{ T_AlterDefaultPrivilegesStmt, 160 },
+	{ T_CopyStmt, 161 },
+	{ T_VariableSetStmt, 162 },
+	{ T_VariableShowStmt, 163 },
+	{ T_CreateStmt, 164 },
+	{ T_Constraint, 165 },
+	{ T_CreateTableSpaceStmt, 166 },
+	{ T_DropTableSpaceStmt, 167 },
+	{ T_AlterTableSpaceOptionsStmt, 168 },
+	{ T_AlterTableMoveAllStmt, 169 },
+	{ T_CreateExtensionStmt, 170 },
+	{ T_AlterExtensionStmt, 171 },
+	{ T_AlterExtensionContentsStmt, 172 },
+	{ T_CreateFdwStmt, 173 },
+	{ T_AlterFdwStmt, 174 },
+	{ T_CreateForeignServerStmt, 175 },
+	{ T_AlterForeignServerStmt, 176 },
+	{ T_CreateForeignTableStmt, 177 },
+	{ T_CreateUserMappingStmt, 178 },
+	{ T_AlterUserMappingStmt, 179 },
+	{ T_DropUserMappingStmt, 180 },
+	{ T_ImportForeignSchemaStmt, 181 },
+	{ T_CreatePolicyStmt, 182 },
+	{ T_AlterPolicyStmt, 183 },
+	{ T_CreateAmStmt, 184 },
+	{ T_CreateTrigStmt, 185 },
+	{ T_CreateEventTrigStmt, 186 },
+	{ T_AlterEventTrigStmt, 187 },
+	{ T_CreatePLangStmt, 188 },
+	{ T_CreateRoleStmt, 189 },
+	{ T_AlterRoleStmt, 190 },
+	{ T_AlterRoleSetStmt, 191 },
+	{ T_DropRoleStmt, 192 },
+	{ T_CreateSeqStmt, 193 },
+	{ T_AlterSeqStmt, 194 },
+	{ T_DefineStmt, 195 },
+	{ T_CreateDomainStmt, 196 },
+	{ T_CreateOpClassStmt, 197 },
+	{ T_CreateOpClassItem, 198 },
+	{ T_CreateOpFamilyStmt, 199 },
+	{ T_AlterOpFamilyStmt, 200 },
+	{ T_DropStmt, 201 },
+	{ T_TruncateStmt, 202 },
+	{ T_CommentStmt, 203 },
+	{ T_SecLabelStmt, 204 },
+	{ T_DeclareCursorStmt, 205 },
+	{ T_ClosePortalStmt, 206 },
+	{ T_FetchStmt, 207 },
+	{ T_IndexStmt, 208 },
+	{ T_CreateStatsStmt, 209 },
+	{ T_StatsElem, 210 },
+	{ T_AlterStatsStmt, 211 },
+	{ T_CreateFunctionStmt, 212 },
+	{ T_FunctionParameter, 213 },
+	{ T_AlterFunctionStmt, 214 },
+	{ T_DoStmt, 215 },
+	{ T_InlineCodeBlock, 216 },
+	{ T_CallStmt, 217 },
+	{ T_CallContext, 218 },
+	{ T_RenameStmt, 219 },
+	{ T_AlterObjectDependsStmt, 220 },
+	{ T_AlterObjectSchemaStmt, 221 },
+	{ T_AlterOwnerStmt, 222 },
+	{ T_AlterOperatorStmt, 223 },
+	{ T_AlterTypeStmt, 224 },
+	{ T_RuleStmt, 225 },
+	{ T_NotifyStmt, 226 },
+	{ T_ListenStmt, 227 },
+	{ T_UnlistenStmt, 228 },
+	{ T_TransactionStmt, 229 },
+	{ T_CompositeTypeStmt, 230 },
+	{ T_CreateEnumStmt, 231 },
+	{ T_CreateRangeStmt, 232 },
+	{ T_AlterEnumStmt, 233 },
+	{ T_ViewStmt, 234 },
+	{ T_LoadStmt, 235 },
+	{ T_CreatedbStmt, 236 },
+	{ T_AlterDatabaseStmt, 237 },
+	{ T_AlterDatabaseRefreshCollStmt, 238 },
+	{ T_AlterDatabaseSetStmt, 239 },
+	{ T_DropdbStmt, 240 },
+	{ T_AlterSystemStmt, 241 },
+	{ T_ClusterStmt, 242 },
+	{ T_VacuumStmt, 243 },
+	{ T_VacuumRelation, 244 },
+	{ T_ExplainStmt, 245 },
+	{ T_CreateTableAsStmt, 246 },
+	{ T_RefreshMatViewStmt, 247 },
+	{ T_CheckPointStmt, 248 },
+	{ T_DiscardStmt, 249 },
+	{ T_LockStmt, 250 },
+	{ T_ConstraintsSetStmt, 251 },
+	{ T_ReindexStmt, 252 },
+	{ T_CreateConversionStmt, 253 },
+	{ T_CreateCastStmt, 254 },
+	{ T_CreateTransformStmt, 255 },
+	{ T_PrepareStmt, 256 },
+	{ T_ExecuteStmt, 257 },
+	{ T_DeallocateStmt, 258 },
+	{ T_DropOwnedStmt, 259 },
+	{ T_ReassignOwnedStmt, 260 },
+	{ T_AlterTSDictionaryStmt, 261 },
+	{ T_AlterTSConfigurationStmt, 262 },
+	{ T_PublicationTable, 263 },
+	{ T_PublicationObjSpec, 264 },
+	{ T_CreatePublicationStmt, 265 },
+	{ T_AlterPublicationStmt, 266 },
+	{ T_CreateSubscriptionStmt, 267 },
+	{ T_AlterSubscriptionStmt, 268 },
+	{ T_DropSubscriptionStmt, 269 },
+	{ T_Integer, 2 },
+	{ T_Float, 3 },
+	{ T_Boolean, 4 },
+	{ T_String, 5 },
+	{ T_BitString, 6 },
+	{ T_List, 7 },
+	{ T_IntList, 9 },
+	{ T_OidList, 8 },
+	{ T_A_Const, 10 },
+};
+
+const size_t pgbind_node_rule_c_kind_count = sizeof pgbind_node_rule_c_kinds / sizeof pgbind_node_rule_c_kinds[0];
 
 const pgbind_NodeBuild pgbind_node_builds[] = {
 	{ 5, PGBIND_NB_none, PGBIND_NA_none, 0, (const pgbind_NodeBuildSet[]){ { 0, PGBIND_NV_placeholder, 0, "" }, { -1, PGBIND_NV_end, 0, "" } } }, /* placeholder_text: String */

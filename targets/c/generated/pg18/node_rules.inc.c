@@ -17,8 +17,12 @@
  * order within a kind: the kind's index in pgbind_message_descs, the rule and its action
  * (PGBIND_NR_* and PGBIND_NA_*, explained in targets/c/runtime/node_rules.h), the group of a
  * labelled summary rule, the field's index in the kind's fields (-1: none), and the condition
- * (an enum field's index, -1: none; negated for unless:; its values, 0-terminated). Included by
- * targets/c/runtime/raw_walk.c.
+ * (an enum field's index, -1: none; negated for unless:; its values, 0-terminated); then the same
+ * field in PostgreSQL's own node, which the summary from SQL walks (its offsetof, how it is read:
+ * PGBIND_CF_*, the condition's field's offsetof and its values as C values, in the same order). Included by
+ * targets/c/runtime/raw_walk.c, which includes PostgreSQL's node headers (pg_headers.h).
+ *
+ * Then each node kind's PostgreSQL tag and its index in pgbind_message_descs.
  *
  * Then the nodes the truncation builds (its build_NAME: lines): the kind, the role and part
  * (PGBIND_NB_* and PGBIND_NA_*), the characters of a measuring statement's own text, and each
@@ -27,278 +31,554 @@
  */
 
 const pgbind_NodeRuleLine pgbind_node_rule_lines[] = {
-	{ 2, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* Integer. */
-	{ 3, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* Float. */
-	{ 4, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* Boolean. */
-	{ 5, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* String. */
-	{ 6, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* BitString. */
-	{ 10, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* A_Const. */
-	{ 11, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* Alias. */
-	{ 11, PGBIND_NR_relation, PGBIND_NA_name, 0, 0, -1, false, { 0 } }, /* Alias.aliasname */
-	{ 12, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* RangeVar.alias */
-	{ 12, PGBIND_NR_relation, PGBIND_NA_schema, 0, 1, -1, false, { 0 } }, /* RangeVar.schemaname */
-	{ 12, PGBIND_NR_relation, PGBIND_NA_name, 0, 2, -1, false, { 0 } }, /* RangeVar.relname */
-	{ 12, PGBIND_NR_relation, PGBIND_NA_alias, 0, 5, -1, false, { 0 } }, /* RangeVar.alias */
-	{ 14, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* IntoClause.rel */
-	{ 14, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 } }, /* IntoClause.viewQuery */
-	{ 14, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* IntoClause.rel */
-	{ 18, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* GroupingFunc.args */
-	{ 21, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* MergeSupportFunc. */
-	{ 24, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* NamedArgExpr.arg */
-	{ 29, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* BoolExpr.args */
-	{ 30, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* SubLink.testexpr */
-	{ 30, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* SubLink.subselect */
-	{ 40, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* CaseExpr.arg */
-	{ 40, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* CaseExpr.args */
-	{ 40, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* CaseExpr.defresult */
-	{ 40, PGBIND_NR_walk_each, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* CaseExpr.args */
-	{ 41, PGBIND_NR_walk_in_place, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* CaseWhen.expr */
-	{ 41, PGBIND_NR_walk_in_place, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* CaseWhen.result */
-	{ 44, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* RowExpr.args */
-	{ 46, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* CoalesceExpr.args */
-	{ 47, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* MinMaxExpr.args */
-	{ 48, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* SQLValueFunction. */
-	{ 49, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* XmlExpr.named_args */
-	{ 49, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* XmlExpr.args */
-	{ 50, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* JsonFormat. */
-	{ 51, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonReturning.format */
-	{ 52, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonValueExpr.raw_expr */
-	{ 52, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonValueExpr.formatted_expr */
-	{ 52, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JsonValueExpr.format */
-	{ 53, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JsonConstructorExpr.args */
-	{ 53, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* JsonConstructorExpr.func */
-	{ 53, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* JsonConstructorExpr.coercion */
-	{ 53, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* JsonConstructorExpr.returning */
-	{ 54, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonIsPredicate.expr */
-	{ 55, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonBehavior.expr */
-	{ 60, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* NullTest.arg */
-	{ 61, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* BooleanTest.arg */
-	{ 65, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* SetToDefault. */
-	{ 66, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* CurrentOfExpr. */
-	{ 72, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JoinExpr.larg */
-	{ 72, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* JoinExpr.rarg */
-	{ 72, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 } }, /* JoinExpr.quals */
-	{ 72, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 } }, /* JoinExpr.alias */
-	{ 72, PGBIND_NR_from_item, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JoinExpr.larg */
-	{ 72, PGBIND_NR_from_item, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* JoinExpr.rarg */
-	{ 76, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* TypeName.typmods */
-	{ 76, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 } }, /* TypeName.arrayBounds */
-	{ 77, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* ColumnRef. */
-	{ 77, PGBIND_NR_summary, PGBIND_NA_filter_column, 0, 0, -1, false, { 0 } }, /* ColumnRef.fields */
-	{ 78, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* ParamRef. */
-	{ 79, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* A_Expr.lexpr */
-	{ 79, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* A_Expr.rexpr */
-	{ 80, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* TypeCast.arg */
-	{ 80, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* TypeCast.typeName */
-	{ 81, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* CollateClause.arg */
-	{ 83, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* FuncCall.args */
-	{ 83, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* FuncCall.agg_order */
-	{ 83, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* FuncCall.agg_filter */
-	{ 83, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* FuncCall.over */
-	{ 83, PGBIND_NR_summary, PGBIND_NA_function_call, 0, 0, -1, false, { 0 } }, /* FuncCall.funcname */
-	{ 84, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 } }, /* A_Star. */
-	{ 85, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* A_Indices.lidx */
-	{ 85, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* A_Indices.uidx */
-	{ 86, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* A_Indirection.arg */
-	{ 86, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* A_Indirection.indirection */
-	{ 87, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* A_ArrayExpr.elements */
-	{ 88, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* ResTarget.indirection */
-	{ 88, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* ResTarget.val */
-	{ 89, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* MultiAssignRef.source */
-	{ 90, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* SortBy.node */
-	{ 91, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* WindowDef.partitionClause */
-	{ 91, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* WindowDef.orderClause */
-	{ 91, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* WindowDef.startOffset */
-	{ 91, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 } }, /* WindowDef.endOffset */
-	{ 92, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* RangeSubselect.subquery */
-	{ 92, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* RangeSubselect.alias */
-	{ 93, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* RangeFunction.functions */
-	{ 93, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* RangeFunction.alias */
-	{ 93, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* RangeFunction.coldeflist */
-	{ 94, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* RangeTableFunc.docexpr */
-	{ 94, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* RangeTableFunc.rowexpr */
-	{ 94, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* RangeTableFunc.namespaces */
-	{ 94, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* RangeTableFunc.columns */
-	{ 94, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* RangeTableFunc.alias */
-	{ 95, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* RangeTableFuncCol.colexpr */
-	{ 95, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* RangeTableFuncCol.coldefexpr */
-	{ 96, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* RangeTableSample.relation */
-	{ 96, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* RangeTableSample.args */
-	{ 96, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* RangeTableSample.repeatable */
-	{ 96, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* RangeTableSample.relation */
-	{ 97, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* ColumnDef.typeName */
-	{ 97, PGBIND_NR_walk, PGBIND_NA_none, 0, 9, -1, false, { 0 } }, /* ColumnDef.raw_default */
-	{ 97, PGBIND_NR_walk, PGBIND_NA_none, 0, 14, -1, false, { 0 } }, /* ColumnDef.collClause */
-	{ 99, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* IndexElem.expr */
-	{ 101, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* LockingClause.lockedRels */
-	{ 102, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* XmlSerialize.expr */
-	{ 102, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* XmlSerialize.typeName */
-	{ 114, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* GroupingSet.content */
-	{ 117, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* WithClause.ctes */
-	{ 117, PGBIND_NR_ctes, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* WithClause.ctes */
-	{ 117, PGBIND_NR_recursive, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* WithClause.recursive */
-	{ 118, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* InferClause.indexElems */
-	{ 118, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* InferClause.whereClause */
-	{ 118, PGBIND_NR_truncate, PGBIND_NA_where, 0, 1, -1, false, { 0 } }, /* InferClause.whereClause */
-	{ 119, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* OnConflictClause.infer */
-	{ 119, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* OnConflictClause.targetList */
-	{ 119, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* OnConflictClause.whereClause */
-	{ 119, PGBIND_NR_truncate, PGBIND_NA_set_targets, 0, 2, -1, false, { 0 } }, /* OnConflictClause.targetList */
-	{ 119, PGBIND_NR_truncate, PGBIND_NA_where, 0, 3, -1, false, { 0 } }, /* OnConflictClause.whereClause */
-	{ 122, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* CommonTableExpr.ctequery */
-	{ 122, PGBIND_NR_cte, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* CommonTableExpr.ctename */
-	{ 122, PGBIND_NR_summary, PGBIND_NA_cte_scope, 0, 0, -1, false, { 0 } }, /* CommonTableExpr.ctename */
-	{ 122, PGBIND_NR_truncate, PGBIND_NA_cte_query, 0, 3, -1, false, { 0 } }, /* CommonTableExpr.ctequery */
-	{ 123, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* MergeWhenClause.condition */
-	{ 123, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* MergeWhenClause.targetList */
-	{ 123, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* MergeWhenClause.values */
-	{ 127, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonOutput.typeName */
-	{ 127, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonOutput.returning */
-	{ 128, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonArgument.val */
-	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JsonFuncExpr.context_item */
-	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* JsonFuncExpr.pathspec */
-	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* JsonFuncExpr.passing */
-	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* JsonFuncExpr.output */
-	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 } }, /* JsonFuncExpr.on_empty */
-	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 } }, /* JsonFuncExpr.on_error */
-	{ 130, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonTablePathSpec.string */
-	{ 131, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonTable.context_item */
-	{ 131, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonTable.pathspec */
-	{ 131, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JsonTable.passing */
-	{ 131, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* JsonTable.columns */
-	{ 131, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* JsonTable.on_error */
-	{ 132, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JsonTableColumn.typeName */
-	{ 132, PGBIND_NR_walk, PGBIND_NA_none, 0, 8, -1, false, { 0 } }, /* JsonTableColumn.on_empty */
-	{ 132, PGBIND_NR_walk, PGBIND_NA_none, 0, 9, -1, false, { 0 } }, /* JsonTableColumn.on_error */
-	{ 132, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 } }, /* JsonTableColumn.columns */
-	{ 133, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonKeyValue.key */
-	{ 133, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonKeyValue.value */
-	{ 134, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonParseExpr.expr */
-	{ 134, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonParseExpr.output */
-	{ 135, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonScalarExpr.expr */
-	{ 135, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonScalarExpr.output */
-	{ 136, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonSerializeExpr.expr */
-	{ 136, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonSerializeExpr.output */
-	{ 137, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonObjectConstructor.output */
-	{ 137, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonObjectConstructor.exprs */
-	{ 138, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonArrayConstructor.output */
-	{ 138, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonArrayConstructor.exprs */
-	{ 139, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonArrayQueryConstructor.output */
-	{ 139, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonArrayQueryConstructor.query */
-	{ 140, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonAggConstructor.output */
-	{ 140, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* JsonAggConstructor.agg_order */
-	{ 140, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonAggConstructor.agg_filter */
-	{ 140, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* JsonAggConstructor.over */
-	{ 141, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonObjectAgg.constructor */
-	{ 141, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonObjectAgg.arg */
-	{ 142, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* JsonArrayAgg.constructor */
-	{ 142, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* JsonArrayAgg.arg */
-	{ 143, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 } }, /* RawStmt.stmt */
-	{ 143, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 } }, /* RawStmt. */
-	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* InsertStmt.relation */
-	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* InsertStmt.cols */
-	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* InsertStmt.selectStmt */
-	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* InsertStmt.onConflictClause */
-	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* InsertStmt.withClause */
-	{ 144, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 5, -1, false, { 0 } }, /* InsertStmt.withClause */
-	{ 144, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 } }, /* InsertStmt.relation */
-	{ 144, PGBIND_NR_truncate, PGBIND_NA_insert_cols, 0, 1, -1, false, { 0 } }, /* InsertStmt.cols */
-	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* DeleteStmt.relation */
-	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* DeleteStmt.usingClause */
-	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* DeleteStmt.whereClause */
-	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* DeleteStmt.withClause */
-	{ 145, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 4, -1, false, { 0 } }, /* DeleteStmt.withClause */
-	{ 145, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 } }, /* DeleteStmt.relation */
-	{ 145, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 1, -1, false, { 0 } }, /* DeleteStmt.usingClause */
-	{ 145, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 } }, /* DeleteStmt.whereClause */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* UpdateStmt.relation */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* UpdateStmt.targetList */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* UpdateStmt.whereClause */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* UpdateStmt.fromClause */
-	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* UpdateStmt.withClause */
-	{ 146, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 5, -1, false, { 0 } }, /* UpdateStmt.withClause */
-	{ 146, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 } }, /* UpdateStmt.relation */
-	{ 146, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 3, -1, false, { 0 } }, /* UpdateStmt.fromClause */
-	{ 146, PGBIND_NR_truncate, PGBIND_NA_set_targets, 0, 1, -1, false, { 0 } }, /* UpdateStmt.targetList */
-	{ 146, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 } }, /* UpdateStmt.whereClause */
-	{ 147, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* MergeStmt.relation */
-	{ 147, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* MergeStmt.sourceRelation */
-	{ 147, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* MergeStmt.joinCondition */
-	{ 147, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* MergeStmt.mergeWhenClauses */
-	{ 147, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* MergeStmt.withClause */
-	{ 147, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 5, -1, false, { 0 } }, /* MergeStmt.withClause */
-	{ 147, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 } }, /* MergeStmt.relation */
-	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* SelectStmt.distinctClause */
-	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* SelectStmt.intoClause */
-	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* SelectStmt.targetList */
-	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* SelectStmt.fromClause */
-	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 } }, /* SelectStmt.whereClause */
-	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 } }, /* SelectStmt.groupClause */
-	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 } }, /* SelectStmt.havingClause */
-	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 8, -1, false, { 0 } }, /* SelectStmt.windowClause */
-	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 9, -1, false, { 0 } }, /* SelectStmt.valuesLists */
-	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 10, -1, false, { 0 } }, /* SelectStmt.sortClause */
-	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 11, -1, false, { 0 } }, /* SelectStmt.limitOffset */
-	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 12, -1, false, { 0 } }, /* SelectStmt.limitCount */
-	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 14, -1, false, { 0 } }, /* SelectStmt.lockingClause */
-	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 15, -1, false, { 0 } }, /* SelectStmt.withClause */
-	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 18, -1, false, { 0 } }, /* SelectStmt.larg */
-	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 19, -1, false, { 0 } }, /* SelectStmt.rarg */
-	{ 148, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 15, -1, false, { 0 } }, /* SelectStmt.withClause */
-	{ 148, PGBIND_NR_summary, PGBIND_NA_tables_select, 1, 3, 16, false, { 1, 0 } }, /* SelectStmt.fromClause SETOP_NONE */
-	{ 148, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 2, 1, -1, false, { 0 } }, /* SelectStmt.intoClause */
-	{ 148, PGBIND_NR_summary, PGBIND_NA_filter, 2, 4, -1, false, { 0 } }, /* SelectStmt.whereClause */
-	{ 148, PGBIND_NR_truncate, PGBIND_NA_select_targets, 0, 2, -1, false, { 0 } }, /* SelectStmt.targetList */
-	{ 148, PGBIND_NR_truncate, PGBIND_NA_where, 0, 4, -1, false, { 0 } }, /* SelectStmt.whereClause */
-	{ 148, PGBIND_NR_truncate, PGBIND_NA_values, 0, 9, -1, false, { 0 } }, /* SelectStmt.valuesLists */
-	{ 148, PGBIND_NR_filter, PGBIND_NA_stop, 0, -1, -1, false, { 0 } }, /* SelectStmt. */
-	{ 150, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 } }, /* ReturnStmt. */
-	{ 151, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 } }, /* PLAssignStmt.indirection */
-	{ 151, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 } }, /* PLAssignStmt.val */
-	{ 151, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 } }, /* PLAssignStmt. */
-	{ 153, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, 2, true, { 21, 0 } }, /* AlterTableStmt.relation OBJECT_INDEX */
-	{ 159, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 3, 2, false, { 42, 0 } }, /* GrantStmt.objects OBJECT_TABLE */
-	{ 159, PGBIND_NR_summary, PGBIND_NA_functions_ddl, 1, 3, 2, false, { 20, 30, 35, 0 } }, /* GrantStmt.objects OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
-	{ 160, PGBIND_NR_function, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* ObjectWithArgs.objname */
-	{ 164, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 0, -1, false, { 0 } }, /* CopyStmt.relation */
-	{ 164, PGBIND_NR_summary, PGBIND_NA_walk, 0, 1, -1, false, { 0 } }, /* CopyStmt.query */
-	{ 164, PGBIND_NR_truncate, PGBIND_NA_where, 0, 7, -1, false, { 0 } }, /* CopyStmt.whereClause */
-	{ 167, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 } }, /* CreateStmt.relation */
-	{ 188, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 3, -1, false, { 0 } }, /* CreateTrigStmt.relation */
-	{ 204, PGBIND_NR_summary, PGBIND_NA_name_lists_ddl, 0, 0, 1, false, { 42, 0 } }, /* DropStmt.objects OBJECT_TABLE */
-	{ 204, PGBIND_NR_summary, PGBIND_NA_owner_name_lists_ddl, 1, 0, 1, false, { 36, 45, 0 } }, /* DropStmt.objects OBJECT_RULE OBJECT_TRIGGER */
-	{ 204, PGBIND_NR_summary, PGBIND_NA_first_function_ddl, 2, 0, 1, false, { 20, 0 } }, /* DropStmt.objects OBJECT_FUNCTION */
-	{ 205, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 } }, /* TruncateStmt.relations */
-	{ 211, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 } }, /* IndexStmt.relation */
-	{ 211, PGBIND_NR_summary, PGBIND_NA_walk, 0, 4, -1, false, { 0 } }, /* IndexStmt.indexParams */
-	{ 211, PGBIND_NR_summary, PGBIND_NA_walk, 0, 7, -1, false, { 0 } }, /* IndexStmt.whereClause */
-	{ 211, PGBIND_NR_truncate, PGBIND_NA_where, 0, 7, -1, false, { 0 } }, /* IndexStmt.whereClause */
-	{ 215, PGBIND_NR_summary, PGBIND_NA_function_ddl, 0, 2, -1, false, { 0 } }, /* CreateFunctionStmt.funcname */
-	{ 220, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 } }, /* CallStmt.funccall */
-	{ 222, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 2, 0, false, { 42, 0 } }, /* RenameStmt.relation OBJECT_TABLE */
-	{ 222, PGBIND_NR_summary, PGBIND_NA_renamed_ddl, 0, 5, 0, false, { 42, 0 } }, /* RenameStmt.newname OBJECT_TABLE */
-	{ 222, PGBIND_NR_summary, PGBIND_NA_functions_ddl, 1, 3, 0, false, { 20, 30, 35, 0 } }, /* RenameStmt.object OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
-	{ 222, PGBIND_NR_summary, PGBIND_NA_renamed_function_ddl, 1, 5, 0, false, { 20, 30, 35, 0 } }, /* RenameStmt.newname OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
-	{ 228, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 } }, /* RuleStmt.relation */
-	{ 228, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 } }, /* RuleStmt.whereClause */
-	{ 237, PGBIND_NR_statements, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* ViewStmt.query */
-	{ 237, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 } }, /* ViewStmt.view */
-	{ 237, PGBIND_NR_summary, PGBIND_NA_walk, 0, 2, -1, false, { 0 } }, /* ViewStmt.query */
-	{ 241, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 } }, /* AlterDatabaseRefreshCollStmt. */
-	{ 246, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 } }, /* VacuumStmt.rels */
-	{ 247, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* VacuumRelation.relation */
-	{ 248, PGBIND_NR_statements, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* ExplainStmt.query */
-	{ 248, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 } }, /* ExplainStmt.query */
-	{ 249, PGBIND_NR_statements, PGBIND_NA_none, 0, 0, -1, false, { 0 } }, /* CreateTableAsStmt.query */
-	{ 249, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 } }, /* CreateTableAsStmt.into */
-	{ 249, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 } }, /* CreateTableAsStmt.query */
-	{ 250, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 2, -1, false, { 0 } }, /* RefreshMatViewStmt.relation */
-	{ 253, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 } }, /* LockStmt.relations */
-	{ 259, PGBIND_NR_statements, PGBIND_NA_none, 0, 2, -1, false, { 0 } }, /* PrepareStmt.query */
-	{ 259, PGBIND_NR_summary, PGBIND_NA_walk, 0, 2, -1, false, { 0 } }, /* PrepareStmt.query */
+	{ 2, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* Integer. */
+	{ 3, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* Float. */
+	{ 4, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* Boolean. */
+	{ 5, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* String. */
+	{ 6, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* BitString. */
+	{ 10, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* A_Const. */
+	{ 11, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* Alias. */
+	{ 11, PGBIND_NR_relation, PGBIND_NA_name, 0, 0, -1, false, { 0 }, offsetof(Alias, aliasname), PGBIND_CF_string, 0, { 0 } }, /* Alias.aliasname */
+	{ 12, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(RangeVar, alias), PGBIND_CF_node, 0, { 0 } }, /* RangeVar.alias */
+	{ 12, PGBIND_NR_relation, PGBIND_NA_schema, 0, 1, -1, false, { 0 }, offsetof(RangeVar, schemaname), PGBIND_CF_string, 0, { 0 } }, /* RangeVar.schemaname */
+	{ 12, PGBIND_NR_relation, PGBIND_NA_name, 0, 2, -1, false, { 0 }, offsetof(RangeVar, relname), PGBIND_CF_string, 0, { 0 } }, /* RangeVar.relname */
+	{ 12, PGBIND_NR_relation, PGBIND_NA_alias, 0, 5, -1, false, { 0 }, offsetof(RangeVar, alias), PGBIND_CF_node, 0, { 0 } }, /* RangeVar.alias */
+	{ 14, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(IntoClause, rel), PGBIND_CF_node, 0, { 0 } }, /* IntoClause.rel */
+	{ 14, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 }, offsetof(IntoClause, viewQuery), PGBIND_CF_node, 0, { 0 } }, /* IntoClause.viewQuery */
+	{ 14, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(IntoClause, rel), PGBIND_CF_node, 0, { 0 } }, /* IntoClause.rel */
+	{ 18, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(GroupingFunc, args), PGBIND_CF_list, 0, { 0 } }, /* GroupingFunc.args */
+	{ 21, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* MergeSupportFunc. */
+	{ 24, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(NamedArgExpr, arg), PGBIND_CF_node, 0, { 0 } }, /* NamedArgExpr.arg */
+	{ 29, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(BoolExpr, args), PGBIND_CF_list, 0, { 0 } }, /* BoolExpr.args */
+	{ 30, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(SubLink, testexpr), PGBIND_CF_node, 0, { 0 } }, /* SubLink.testexpr */
+	{ 30, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(SubLink, subselect), PGBIND_CF_node, 0, { 0 } }, /* SubLink.subselect */
+	{ 40, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(CaseExpr, arg), PGBIND_CF_node, 0, { 0 } }, /* CaseExpr.arg */
+	{ 40, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(CaseExpr, args), PGBIND_CF_list, 0, { 0 } }, /* CaseExpr.args */
+	{ 40, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(CaseExpr, defresult), PGBIND_CF_node, 0, { 0 } }, /* CaseExpr.defresult */
+	{ 40, PGBIND_NR_walk_each, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(CaseExpr, args), PGBIND_CF_list, 0, { 0 } }, /* CaseExpr.args */
+	{ 41, PGBIND_NR_walk_in_place, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(CaseWhen, expr), PGBIND_CF_node, 0, { 0 } }, /* CaseWhen.expr */
+	{ 41, PGBIND_NR_walk_in_place, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(CaseWhen, result), PGBIND_CF_node, 0, { 0 } }, /* CaseWhen.result */
+	{ 44, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(RowExpr, args), PGBIND_CF_list, 0, { 0 } }, /* RowExpr.args */
+	{ 46, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(CoalesceExpr, args), PGBIND_CF_list, 0, { 0 } }, /* CoalesceExpr.args */
+	{ 47, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(MinMaxExpr, args), PGBIND_CF_list, 0, { 0 } }, /* MinMaxExpr.args */
+	{ 48, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* SQLValueFunction. */
+	{ 49, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(XmlExpr, named_args), PGBIND_CF_list, 0, { 0 } }, /* XmlExpr.named_args */
+	{ 49, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(XmlExpr, args), PGBIND_CF_list, 0, { 0 } }, /* XmlExpr.args */
+	{ 50, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* JsonFormat. */
+	{ 51, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonReturning, format), PGBIND_CF_node, 0, { 0 } }, /* JsonReturning.format */
+	{ 52, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonValueExpr, raw_expr), PGBIND_CF_node, 0, { 0 } }, /* JsonValueExpr.raw_expr */
+	{ 52, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonValueExpr, formatted_expr), PGBIND_CF_node, 0, { 0 } }, /* JsonValueExpr.formatted_expr */
+	{ 52, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JsonValueExpr, format), PGBIND_CF_node, 0, { 0 } }, /* JsonValueExpr.format */
+	{ 53, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JsonConstructorExpr, args), PGBIND_CF_list, 0, { 0 } }, /* JsonConstructorExpr.args */
+	{ 53, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(JsonConstructorExpr, func), PGBIND_CF_node, 0, { 0 } }, /* JsonConstructorExpr.func */
+	{ 53, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(JsonConstructorExpr, coercion), PGBIND_CF_node, 0, { 0 } }, /* JsonConstructorExpr.coercion */
+	{ 53, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(JsonConstructorExpr, returning), PGBIND_CF_node, 0, { 0 } }, /* JsonConstructorExpr.returning */
+	{ 54, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonIsPredicate, expr), PGBIND_CF_node, 0, { 0 } }, /* JsonIsPredicate.expr */
+	{ 55, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonBehavior, expr), PGBIND_CF_node, 0, { 0 } }, /* JsonBehavior.expr */
+	{ 60, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(NullTest, arg), PGBIND_CF_node, 0, { 0 } }, /* NullTest.arg */
+	{ 61, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(BooleanTest, arg), PGBIND_CF_node, 0, { 0 } }, /* BooleanTest.arg */
+	{ 65, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* SetToDefault. */
+	{ 66, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* CurrentOfExpr. */
+	{ 72, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JoinExpr, larg), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.larg */
+	{ 72, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(JoinExpr, rarg), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.rarg */
+	{ 72, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 }, offsetof(JoinExpr, quals), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.quals */
+	{ 72, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 }, offsetof(JoinExpr, alias), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.alias */
+	{ 72, PGBIND_NR_from_item, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JoinExpr, larg), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.larg */
+	{ 72, PGBIND_NR_from_item, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(JoinExpr, rarg), PGBIND_CF_node, 0, { 0 } }, /* JoinExpr.rarg */
+	{ 76, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(TypeName, typmods), PGBIND_CF_list, 0, { 0 } }, /* TypeName.typmods */
+	{ 76, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 }, offsetof(TypeName, arrayBounds), PGBIND_CF_list, 0, { 0 } }, /* TypeName.arrayBounds */
+	{ 77, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* ColumnRef. */
+	{ 77, PGBIND_NR_summary, PGBIND_NA_filter_column, 0, 0, -1, false, { 0 }, offsetof(ColumnRef, fields), PGBIND_CF_list, 0, { 0 } }, /* ColumnRef.fields */
+	{ 78, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* ParamRef. */
+	{ 79, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(A_Expr, lexpr), PGBIND_CF_node, 0, { 0 } }, /* A_Expr.lexpr */
+	{ 79, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(A_Expr, rexpr), PGBIND_CF_node, 0, { 0 } }, /* A_Expr.rexpr */
+	{ 80, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(TypeCast, arg), PGBIND_CF_node, 0, { 0 } }, /* TypeCast.arg */
+	{ 80, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(TypeCast, typeName), PGBIND_CF_node, 0, { 0 } }, /* TypeCast.typeName */
+	{ 81, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(CollateClause, arg), PGBIND_CF_node, 0, { 0 } }, /* CollateClause.arg */
+	{ 83, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(FuncCall, args), PGBIND_CF_list, 0, { 0 } }, /* FuncCall.args */
+	{ 83, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(FuncCall, agg_order), PGBIND_CF_list, 0, { 0 } }, /* FuncCall.agg_order */
+	{ 83, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(FuncCall, agg_filter), PGBIND_CF_node, 0, { 0 } }, /* FuncCall.agg_filter */
+	{ 83, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(FuncCall, over), PGBIND_CF_node, 0, { 0 } }, /* FuncCall.over */
+	{ 83, PGBIND_NR_summary, PGBIND_NA_function_call, 0, 0, -1, false, { 0 }, offsetof(FuncCall, funcname), PGBIND_CF_list, 0, { 0 } }, /* FuncCall.funcname */
+	{ 84, PGBIND_NR_walk, PGBIND_NA_none, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* A_Star. */
+	{ 85, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(A_Indices, lidx), PGBIND_CF_node, 0, { 0 } }, /* A_Indices.lidx */
+	{ 85, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(A_Indices, uidx), PGBIND_CF_node, 0, { 0 } }, /* A_Indices.uidx */
+	{ 86, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(A_Indirection, arg), PGBIND_CF_node, 0, { 0 } }, /* A_Indirection.arg */
+	{ 86, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(A_Indirection, indirection), PGBIND_CF_list, 0, { 0 } }, /* A_Indirection.indirection */
+	{ 87, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(A_ArrayExpr, elements), PGBIND_CF_list, 0, { 0 } }, /* A_ArrayExpr.elements */
+	{ 88, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(ResTarget, indirection), PGBIND_CF_list, 0, { 0 } }, /* ResTarget.indirection */
+	{ 88, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(ResTarget, val), PGBIND_CF_node, 0, { 0 } }, /* ResTarget.val */
+	{ 89, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(MultiAssignRef, source), PGBIND_CF_node, 0, { 0 } }, /* MultiAssignRef.source */
+	{ 90, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(SortBy, node), PGBIND_CF_node, 0, { 0 } }, /* SortBy.node */
+	{ 91, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(WindowDef, partitionClause), PGBIND_CF_list, 0, { 0 } }, /* WindowDef.partitionClause */
+	{ 91, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(WindowDef, orderClause), PGBIND_CF_list, 0, { 0 } }, /* WindowDef.orderClause */
+	{ 91, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(WindowDef, startOffset), PGBIND_CF_node, 0, { 0 } }, /* WindowDef.startOffset */
+	{ 91, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 }, offsetof(WindowDef, endOffset), PGBIND_CF_node, 0, { 0 } }, /* WindowDef.endOffset */
+	{ 92, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(RangeSubselect, subquery), PGBIND_CF_node, 0, { 0 } }, /* RangeSubselect.subquery */
+	{ 92, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(RangeSubselect, alias), PGBIND_CF_node, 0, { 0 } }, /* RangeSubselect.alias */
+	{ 93, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(RangeFunction, functions), PGBIND_CF_list, 0, { 0 } }, /* RangeFunction.functions */
+	{ 93, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(RangeFunction, alias), PGBIND_CF_node, 0, { 0 } }, /* RangeFunction.alias */
+	{ 93, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(RangeFunction, coldeflist), PGBIND_CF_list, 0, { 0 } }, /* RangeFunction.coldeflist */
+	{ 94, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(RangeTableFunc, docexpr), PGBIND_CF_node, 0, { 0 } }, /* RangeTableFunc.docexpr */
+	{ 94, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(RangeTableFunc, rowexpr), PGBIND_CF_node, 0, { 0 } }, /* RangeTableFunc.rowexpr */
+	{ 94, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(RangeTableFunc, namespaces), PGBIND_CF_list, 0, { 0 } }, /* RangeTableFunc.namespaces */
+	{ 94, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(RangeTableFunc, columns), PGBIND_CF_list, 0, { 0 } }, /* RangeTableFunc.columns */
+	{ 94, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(RangeTableFunc, alias), PGBIND_CF_node, 0, { 0 } }, /* RangeTableFunc.alias */
+	{ 95, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(RangeTableFuncCol, colexpr), PGBIND_CF_node, 0, { 0 } }, /* RangeTableFuncCol.colexpr */
+	{ 95, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(RangeTableFuncCol, coldefexpr), PGBIND_CF_node, 0, { 0 } }, /* RangeTableFuncCol.coldefexpr */
+	{ 96, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(RangeTableSample, relation), PGBIND_CF_node, 0, { 0 } }, /* RangeTableSample.relation */
+	{ 96, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(RangeTableSample, args), PGBIND_CF_list, 0, { 0 } }, /* RangeTableSample.args */
+	{ 96, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(RangeTableSample, repeatable), PGBIND_CF_node, 0, { 0 } }, /* RangeTableSample.repeatable */
+	{ 96, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(RangeTableSample, relation), PGBIND_CF_node, 0, { 0 } }, /* RangeTableSample.relation */
+	{ 97, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(ColumnDef, typeName), PGBIND_CF_node, 0, { 0 } }, /* ColumnDef.typeName */
+	{ 97, PGBIND_NR_walk, PGBIND_NA_none, 0, 9, -1, false, { 0 }, offsetof(ColumnDef, raw_default), PGBIND_CF_node, 0, { 0 } }, /* ColumnDef.raw_default */
+	{ 97, PGBIND_NR_walk, PGBIND_NA_none, 0, 14, -1, false, { 0 }, offsetof(ColumnDef, collClause), PGBIND_CF_node, 0, { 0 } }, /* ColumnDef.collClause */
+	{ 99, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(IndexElem, expr), PGBIND_CF_node, 0, { 0 } }, /* IndexElem.expr */
+	{ 101, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(LockingClause, lockedRels), PGBIND_CF_list, 0, { 0 } }, /* LockingClause.lockedRels */
+	{ 102, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(XmlSerialize, expr), PGBIND_CF_node, 0, { 0 } }, /* XmlSerialize.expr */
+	{ 102, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(XmlSerialize, typeName), PGBIND_CF_node, 0, { 0 } }, /* XmlSerialize.typeName */
+	{ 114, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(GroupingSet, content), PGBIND_CF_list, 0, { 0 } }, /* GroupingSet.content */
+	{ 117, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(WithClause, ctes), PGBIND_CF_list, 0, { 0 } }, /* WithClause.ctes */
+	{ 117, PGBIND_NR_ctes, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(WithClause, ctes), PGBIND_CF_list, 0, { 0 } }, /* WithClause.ctes */
+	{ 117, PGBIND_NR_recursive, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(WithClause, recursive), PGBIND_CF_bool, 0, { 0 } }, /* WithClause.recursive */
+	{ 118, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(InferClause, indexElems), PGBIND_CF_list, 0, { 0 } }, /* InferClause.indexElems */
+	{ 118, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(InferClause, whereClause), PGBIND_CF_node, 0, { 0 } }, /* InferClause.whereClause */
+	{ 118, PGBIND_NR_truncate, PGBIND_NA_where, 0, 1, -1, false, { 0 }, offsetof(InferClause, whereClause), PGBIND_CF_node, 0, { 0 } }, /* InferClause.whereClause */
+	{ 119, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(OnConflictClause, infer), PGBIND_CF_node, 0, { 0 } }, /* OnConflictClause.infer */
+	{ 119, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(OnConflictClause, targetList), PGBIND_CF_list, 0, { 0 } }, /* OnConflictClause.targetList */
+	{ 119, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(OnConflictClause, whereClause), PGBIND_CF_node, 0, { 0 } }, /* OnConflictClause.whereClause */
+	{ 119, PGBIND_NR_truncate, PGBIND_NA_set_targets, 0, 2, -1, false, { 0 }, offsetof(OnConflictClause, targetList), PGBIND_CF_list, 0, { 0 } }, /* OnConflictClause.targetList */
+	{ 119, PGBIND_NR_truncate, PGBIND_NA_where, 0, 3, -1, false, { 0 }, offsetof(OnConflictClause, whereClause), PGBIND_CF_node, 0, { 0 } }, /* OnConflictClause.whereClause */
+	{ 122, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(CommonTableExpr, ctequery), PGBIND_CF_node, 0, { 0 } }, /* CommonTableExpr.ctequery */
+	{ 122, PGBIND_NR_cte, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(CommonTableExpr, ctename), PGBIND_CF_string, 0, { 0 } }, /* CommonTableExpr.ctename */
+	{ 122, PGBIND_NR_summary, PGBIND_NA_cte_scope, 0, 0, -1, false, { 0 }, offsetof(CommonTableExpr, ctename), PGBIND_CF_string, 0, { 0 } }, /* CommonTableExpr.ctename */
+	{ 122, PGBIND_NR_truncate, PGBIND_NA_cte_query, 0, 3, -1, false, { 0 }, offsetof(CommonTableExpr, ctequery), PGBIND_CF_node, 0, { 0 } }, /* CommonTableExpr.ctequery */
+	{ 123, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(MergeWhenClause, condition), PGBIND_CF_node, 0, { 0 } }, /* MergeWhenClause.condition */
+	{ 123, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(MergeWhenClause, targetList), PGBIND_CF_list, 0, { 0 } }, /* MergeWhenClause.targetList */
+	{ 123, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(MergeWhenClause, values), PGBIND_CF_list, 0, { 0 } }, /* MergeWhenClause.values */
+	{ 127, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonOutput, typeName), PGBIND_CF_node, 0, { 0 } }, /* JsonOutput.typeName */
+	{ 127, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonOutput, returning), PGBIND_CF_node, 0, { 0 } }, /* JsonOutput.returning */
+	{ 128, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonArgument, val), PGBIND_CF_node, 0, { 0 } }, /* JsonArgument.val */
+	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JsonFuncExpr, context_item), PGBIND_CF_node, 0, { 0 } }, /* JsonFuncExpr.context_item */
+	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(JsonFuncExpr, pathspec), PGBIND_CF_node, 0, { 0 } }, /* JsonFuncExpr.pathspec */
+	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(JsonFuncExpr, passing), PGBIND_CF_list, 0, { 0 } }, /* JsonFuncExpr.passing */
+	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(JsonFuncExpr, output), PGBIND_CF_node, 0, { 0 } }, /* JsonFuncExpr.output */
+	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 6, -1, false, { 0 }, offsetof(JsonFuncExpr, on_empty), PGBIND_CF_node, 0, { 0 } }, /* JsonFuncExpr.on_empty */
+	{ 129, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 }, offsetof(JsonFuncExpr, on_error), PGBIND_CF_node, 0, { 0 } }, /* JsonFuncExpr.on_error */
+	{ 130, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonTablePathSpec, string), PGBIND_CF_node, 0, { 0 } }, /* JsonTablePathSpec.string */
+	{ 131, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonTable, context_item), PGBIND_CF_node, 0, { 0 } }, /* JsonTable.context_item */
+	{ 131, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonTable, pathspec), PGBIND_CF_node, 0, { 0 } }, /* JsonTable.pathspec */
+	{ 131, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JsonTable, passing), PGBIND_CF_list, 0, { 0 } }, /* JsonTable.passing */
+	{ 131, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(JsonTable, columns), PGBIND_CF_list, 0, { 0 } }, /* JsonTable.columns */
+	{ 131, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(JsonTable, on_error), PGBIND_CF_node, 0, { 0 } }, /* JsonTable.on_error */
+	{ 132, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JsonTableColumn, typeName), PGBIND_CF_node, 0, { 0 } }, /* JsonTableColumn.typeName */
+	{ 132, PGBIND_NR_walk, PGBIND_NA_none, 0, 8, -1, false, { 0 }, offsetof(JsonTableColumn, on_empty), PGBIND_CF_node, 0, { 0 } }, /* JsonTableColumn.on_empty */
+	{ 132, PGBIND_NR_walk, PGBIND_NA_none, 0, 9, -1, false, { 0 }, offsetof(JsonTableColumn, on_error), PGBIND_CF_node, 0, { 0 } }, /* JsonTableColumn.on_error */
+	{ 132, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 }, offsetof(JsonTableColumn, columns), PGBIND_CF_list, 0, { 0 } }, /* JsonTableColumn.columns */
+	{ 133, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonKeyValue, key), PGBIND_CF_node, 0, { 0 } }, /* JsonKeyValue.key */
+	{ 133, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonKeyValue, value), PGBIND_CF_node, 0, { 0 } }, /* JsonKeyValue.value */
+	{ 134, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonParseExpr, expr), PGBIND_CF_node, 0, { 0 } }, /* JsonParseExpr.expr */
+	{ 134, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonParseExpr, output), PGBIND_CF_node, 0, { 0 } }, /* JsonParseExpr.output */
+	{ 135, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonScalarExpr, expr), PGBIND_CF_node, 0, { 0 } }, /* JsonScalarExpr.expr */
+	{ 135, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonScalarExpr, output), PGBIND_CF_node, 0, { 0 } }, /* JsonScalarExpr.output */
+	{ 136, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonSerializeExpr, expr), PGBIND_CF_node, 0, { 0 } }, /* JsonSerializeExpr.expr */
+	{ 136, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonSerializeExpr, output), PGBIND_CF_node, 0, { 0 } }, /* JsonSerializeExpr.output */
+	{ 137, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonObjectConstructor, output), PGBIND_CF_node, 0, { 0 } }, /* JsonObjectConstructor.output */
+	{ 137, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonObjectConstructor, exprs), PGBIND_CF_list, 0, { 0 } }, /* JsonObjectConstructor.exprs */
+	{ 138, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonArrayConstructor, output), PGBIND_CF_node, 0, { 0 } }, /* JsonArrayConstructor.output */
+	{ 138, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonArrayConstructor, exprs), PGBIND_CF_list, 0, { 0 } }, /* JsonArrayConstructor.exprs */
+	{ 139, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonArrayQueryConstructor, output), PGBIND_CF_node, 0, { 0 } }, /* JsonArrayQueryConstructor.output */
+	{ 139, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonArrayQueryConstructor, query), PGBIND_CF_node, 0, { 0 } }, /* JsonArrayQueryConstructor.query */
+	{ 140, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonAggConstructor, output), PGBIND_CF_node, 0, { 0 } }, /* JsonAggConstructor.output */
+	{ 140, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(JsonAggConstructor, agg_order), PGBIND_CF_list, 0, { 0 } }, /* JsonAggConstructor.agg_order */
+	{ 140, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonAggConstructor, agg_filter), PGBIND_CF_node, 0, { 0 } }, /* JsonAggConstructor.agg_filter */
+	{ 140, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(JsonAggConstructor, over), PGBIND_CF_node, 0, { 0 } }, /* JsonAggConstructor.over */
+	{ 141, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonObjectAgg, constructor), PGBIND_CF_node, 0, { 0 } }, /* JsonObjectAgg.constructor */
+	{ 141, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonObjectAgg, arg), PGBIND_CF_node, 0, { 0 } }, /* JsonObjectAgg.arg */
+	{ 142, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(JsonArrayAgg, constructor), PGBIND_CF_node, 0, { 0 } }, /* JsonArrayAgg.constructor */
+	{ 142, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(JsonArrayAgg, arg), PGBIND_CF_node, 0, { 0 } }, /* JsonArrayAgg.arg */
+	{ 143, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 }, offsetof(RawStmt, stmt), PGBIND_CF_node, 0, { 0 } }, /* RawStmt.stmt */
+	{ 143, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* RawStmt. */
+	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(InsertStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.relation */
+	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(InsertStmt, cols), PGBIND_CF_list, 0, { 0 } }, /* InsertStmt.cols */
+	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(InsertStmt, selectStmt), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.selectStmt */
+	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(InsertStmt, onConflictClause), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.onConflictClause */
+	{ 144, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(InsertStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.withClause */
+	{ 144, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 5, -1, false, { 0 }, offsetof(InsertStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.withClause */
+	{ 144, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 }, offsetof(InsertStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* InsertStmt.relation */
+	{ 144, PGBIND_NR_truncate, PGBIND_NA_insert_cols, 0, 1, -1, false, { 0 }, offsetof(InsertStmt, cols), PGBIND_CF_list, 0, { 0 } }, /* InsertStmt.cols */
+	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(DeleteStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.relation */
+	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(DeleteStmt, usingClause), PGBIND_CF_list, 0, { 0 } }, /* DeleteStmt.usingClause */
+	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(DeleteStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.whereClause */
+	{ 145, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(DeleteStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.withClause */
+	{ 145, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 4, -1, false, { 0 }, offsetof(DeleteStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.withClause */
+	{ 145, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 }, offsetof(DeleteStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.relation */
+	{ 145, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 1, -1, false, { 0 }, offsetof(DeleteStmt, usingClause), PGBIND_CF_list, 0, { 0 } }, /* DeleteStmt.usingClause */
+	{ 145, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 }, offsetof(DeleteStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* DeleteStmt.whereClause */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(UpdateStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.relation */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(UpdateStmt, targetList), PGBIND_CF_list, 0, { 0 } }, /* UpdateStmt.targetList */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(UpdateStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.whereClause */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(UpdateStmt, fromClause), PGBIND_CF_list, 0, { 0 } }, /* UpdateStmt.fromClause */
+	{ 146, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(UpdateStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.withClause */
+	{ 146, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 5, -1, false, { 0 }, offsetof(UpdateStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.withClause */
+	{ 146, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 }, offsetof(UpdateStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.relation */
+	{ 146, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 3, -1, false, { 0 }, offsetof(UpdateStmt, fromClause), PGBIND_CF_list, 0, { 0 } }, /* UpdateStmt.fromClause */
+	{ 146, PGBIND_NR_truncate, PGBIND_NA_set_targets, 0, 1, -1, false, { 0 }, offsetof(UpdateStmt, targetList), PGBIND_CF_list, 0, { 0 } }, /* UpdateStmt.targetList */
+	{ 146, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 }, offsetof(UpdateStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* UpdateStmt.whereClause */
+	{ 147, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(MergeStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.relation */
+	{ 147, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(MergeStmt, sourceRelation), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.sourceRelation */
+	{ 147, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(MergeStmt, joinCondition), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.joinCondition */
+	{ 147, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(MergeStmt, mergeWhenClauses), PGBIND_CF_list, 0, { 0 } }, /* MergeStmt.mergeWhenClauses */
+	{ 147, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(MergeStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.withClause */
+	{ 147, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 5, -1, false, { 0 }, offsetof(MergeStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.withClause */
+	{ 147, PGBIND_NR_summary, PGBIND_NA_tables_dml, 0, 0, -1, false, { 0 }, offsetof(MergeStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* MergeStmt.relation */
+	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(SelectStmt, distinctClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.distinctClause */
+	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(SelectStmt, intoClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.intoClause */
+	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(SelectStmt, targetList), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.targetList */
+	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(SelectStmt, fromClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.fromClause */
+	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 4, -1, false, { 0 }, offsetof(SelectStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.whereClause */
+	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 5, -1, false, { 0 }, offsetof(SelectStmt, groupClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.groupClause */
+	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 7, -1, false, { 0 }, offsetof(SelectStmt, havingClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.havingClause */
+	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 8, -1, false, { 0 }, offsetof(SelectStmt, windowClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.windowClause */
+	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 9, -1, false, { 0 }, offsetof(SelectStmt, valuesLists), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.valuesLists */
+	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 10, -1, false, { 0 }, offsetof(SelectStmt, sortClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.sortClause */
+	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 11, -1, false, { 0 }, offsetof(SelectStmt, limitOffset), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.limitOffset */
+	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 12, -1, false, { 0 }, offsetof(SelectStmt, limitCount), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.limitCount */
+	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 14, -1, false, { 0 }, offsetof(SelectStmt, lockingClause), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.lockingClause */
+	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 15, -1, false, { 0 }, offsetof(SelectStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.withClause */
+	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 18, -1, false, { 0 }, offsetof(SelectStmt, larg), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.larg */
+	{ 148, PGBIND_NR_walk, PGBIND_NA_none, 0, 19, -1, false, { 0 }, offsetof(SelectStmt, rarg), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.rarg */
+	{ 148, PGBIND_NR_summary, PGBIND_NA_ctes, 0, 15, -1, false, { 0 }, offsetof(SelectStmt, withClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.withClause */
+	{ 148, PGBIND_NR_summary, PGBIND_NA_tables_select, 1, 3, 16, false, { 1, 0 }, offsetof(SelectStmt, fromClause), PGBIND_CF_list, offsetof(SelectStmt, op), { 0, 0 } }, /* SelectStmt.fromClause SETOP_NONE */
+	{ 148, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 2, 1, -1, false, { 0 }, offsetof(SelectStmt, intoClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.intoClause */
+	{ 148, PGBIND_NR_summary, PGBIND_NA_filter, 2, 4, -1, false, { 0 }, offsetof(SelectStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.whereClause */
+	{ 148, PGBIND_NR_truncate, PGBIND_NA_select_targets, 0, 2, -1, false, { 0 }, offsetof(SelectStmt, targetList), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.targetList */
+	{ 148, PGBIND_NR_truncate, PGBIND_NA_where, 0, 4, -1, false, { 0 }, offsetof(SelectStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* SelectStmt.whereClause */
+	{ 148, PGBIND_NR_truncate, PGBIND_NA_values, 0, 9, -1, false, { 0 }, offsetof(SelectStmt, valuesLists), PGBIND_CF_list, 0, { 0 } }, /* SelectStmt.valuesLists */
+	{ 148, PGBIND_NR_filter, PGBIND_NA_stop, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* SelectStmt. */
+	{ 150, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* ReturnStmt. */
+	{ 151, PGBIND_NR_walk, PGBIND_NA_none, 0, 1, -1, false, { 0 }, offsetof(PLAssignStmt, indirection), PGBIND_CF_list, 0, { 0 } }, /* PLAssignStmt.indirection */
+	{ 151, PGBIND_NR_walk, PGBIND_NA_none, 0, 3, -1, false, { 0 }, offsetof(PLAssignStmt, val), PGBIND_CF_node, 0, { 0 } }, /* PLAssignStmt.val */
+	{ 151, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* PLAssignStmt. */
+	{ 153, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, 2, true, { 21, 0 }, offsetof(AlterTableStmt, relation), PGBIND_CF_node, offsetof(AlterTableStmt, objtype), { 20, 0 } }, /* AlterTableStmt.relation OBJECT_INDEX */
+	{ 159, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 3, 2, false, { 42, 0 }, offsetof(GrantStmt, objects), PGBIND_CF_list, offsetof(GrantStmt, objtype), { 41, 0 } }, /* GrantStmt.objects OBJECT_TABLE */
+	{ 159, PGBIND_NR_summary, PGBIND_NA_functions_ddl, 1, 3, 2, false, { 20, 30, 35, 0 }, offsetof(GrantStmt, objects), PGBIND_CF_list, offsetof(GrantStmt, objtype), { 19, 29, 34, 0 } }, /* GrantStmt.objects OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
+	{ 160, PGBIND_NR_function, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(ObjectWithArgs, objname), PGBIND_CF_list, 0, { 0 } }, /* ObjectWithArgs.objname */
+	{ 164, PGBIND_NR_summary, PGBIND_NA_tables_select, 0, 0, -1, false, { 0 }, offsetof(CopyStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* CopyStmt.relation */
+	{ 164, PGBIND_NR_summary, PGBIND_NA_walk, 0, 1, -1, false, { 0 }, offsetof(CopyStmt, query), PGBIND_CF_node, 0, { 0 } }, /* CopyStmt.query */
+	{ 164, PGBIND_NR_truncate, PGBIND_NA_where, 0, 7, -1, false, { 0 }, offsetof(CopyStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* CopyStmt.whereClause */
+	{ 167, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 }, offsetof(CreateStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* CreateStmt.relation */
+	{ 188, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 3, -1, false, { 0 }, offsetof(CreateTrigStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* CreateTrigStmt.relation */
+	{ 204, PGBIND_NR_summary, PGBIND_NA_name_lists_ddl, 0, 0, 1, false, { 42, 0 }, offsetof(DropStmt, objects), PGBIND_CF_list, offsetof(DropStmt, removeType), { 41, 0 } }, /* DropStmt.objects OBJECT_TABLE */
+	{ 204, PGBIND_NR_summary, PGBIND_NA_owner_name_lists_ddl, 1, 0, 1, false, { 36, 45, 0 }, offsetof(DropStmt, objects), PGBIND_CF_list, offsetof(DropStmt, removeType), { 35, 44, 0 } }, /* DropStmt.objects OBJECT_RULE OBJECT_TRIGGER */
+	{ 204, PGBIND_NR_summary, PGBIND_NA_first_function_ddl, 2, 0, 1, false, { 20, 0 }, offsetof(DropStmt, objects), PGBIND_CF_list, offsetof(DropStmt, removeType), { 19, 0 } }, /* DropStmt.objects OBJECT_FUNCTION */
+	{ 205, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 }, offsetof(TruncateStmt, relations), PGBIND_CF_list, 0, { 0 } }, /* TruncateStmt.relations */
+	{ 211, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 }, offsetof(IndexStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* IndexStmt.relation */
+	{ 211, PGBIND_NR_summary, PGBIND_NA_walk, 0, 4, -1, false, { 0 }, offsetof(IndexStmt, indexParams), PGBIND_CF_list, 0, { 0 } }, /* IndexStmt.indexParams */
+	{ 211, PGBIND_NR_summary, PGBIND_NA_walk, 0, 7, -1, false, { 0 }, offsetof(IndexStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* IndexStmt.whereClause */
+	{ 211, PGBIND_NR_truncate, PGBIND_NA_where, 0, 7, -1, false, { 0 }, offsetof(IndexStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* IndexStmt.whereClause */
+	{ 215, PGBIND_NR_summary, PGBIND_NA_function_ddl, 0, 2, -1, false, { 0 }, offsetof(CreateFunctionStmt, funcname), PGBIND_CF_list, 0, { 0 } }, /* CreateFunctionStmt.funcname */
+	{ 220, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 }, offsetof(CallStmt, funccall), PGBIND_CF_node, 0, { 0 } }, /* CallStmt.funccall */
+	{ 222, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 2, 0, false, { 42, 0 }, offsetof(RenameStmt, relation), PGBIND_CF_node, offsetof(RenameStmt, renameType), { 41, 0 } }, /* RenameStmt.relation OBJECT_TABLE */
+	{ 222, PGBIND_NR_summary, PGBIND_NA_renamed_ddl, 0, 5, 0, false, { 42, 0 }, offsetof(RenameStmt, newname), PGBIND_CF_string, offsetof(RenameStmt, renameType), { 41, 0 } }, /* RenameStmt.newname OBJECT_TABLE */
+	{ 222, PGBIND_NR_summary, PGBIND_NA_functions_ddl, 1, 3, 0, false, { 20, 30, 35, 0 }, offsetof(RenameStmt, object), PGBIND_CF_node, offsetof(RenameStmt, renameType), { 19, 29, 34, 0 } }, /* RenameStmt.object OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
+	{ 222, PGBIND_NR_summary, PGBIND_NA_renamed_function_ddl, 1, 5, 0, false, { 20, 30, 35, 0 }, offsetof(RenameStmt, newname), PGBIND_CF_string, offsetof(RenameStmt, renameType), { 19, 29, 34, 0 } }, /* RenameStmt.newname OBJECT_FUNCTION OBJECT_PROCEDURE OBJECT_ROUTINE */
+	{ 228, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 }, offsetof(RuleStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* RuleStmt.relation */
+	{ 228, PGBIND_NR_truncate, PGBIND_NA_where, 0, 2, -1, false, { 0 }, offsetof(RuleStmt, whereClause), PGBIND_CF_node, 0, { 0 } }, /* RuleStmt.whereClause */
+	{ 237, PGBIND_NR_statements, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(ViewStmt, query), PGBIND_CF_node, 0, { 0 } }, /* ViewStmt.query */
+	{ 237, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 }, offsetof(ViewStmt, view), PGBIND_CF_node, 0, { 0 } }, /* ViewStmt.view */
+	{ 237, PGBIND_NR_summary, PGBIND_NA_walk, 0, 2, -1, false, { 0 }, offsetof(ViewStmt, query), PGBIND_CF_node, 0, { 0 } }, /* ViewStmt.query */
+	{ 241, PGBIND_NR_statement, PGBIND_NA_unnamed, 0, -1, -1, false, { 0 }, 0, PGBIND_CF_none, 0, { 0 } }, /* AlterDatabaseRefreshCollStmt. */
+	{ 246, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 }, offsetof(VacuumStmt, rels), PGBIND_CF_list, 0, { 0 } }, /* VacuumStmt.rels */
+	{ 247, PGBIND_NR_from_item, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(VacuumRelation, relation), PGBIND_CF_node, 0, { 0 } }, /* VacuumRelation.relation */
+	{ 248, PGBIND_NR_statements, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(ExplainStmt, query), PGBIND_CF_node, 0, { 0 } }, /* ExplainStmt.query */
+	{ 248, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 }, offsetof(ExplainStmt, query), PGBIND_CF_node, 0, { 0 } }, /* ExplainStmt.query */
+	{ 249, PGBIND_NR_statements, PGBIND_NA_none, 0, 0, -1, false, { 0 }, offsetof(CreateTableAsStmt, query), PGBIND_CF_node, 0, { 0 } }, /* CreateTableAsStmt.query */
+	{ 249, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 1, -1, false, { 0 }, offsetof(CreateTableAsStmt, into), PGBIND_CF_node, 0, { 0 } }, /* CreateTableAsStmt.into */
+	{ 249, PGBIND_NR_summary, PGBIND_NA_walk, 0, 0, -1, false, { 0 }, offsetof(CreateTableAsStmt, query), PGBIND_CF_node, 0, { 0 } }, /* CreateTableAsStmt.query */
+	{ 250, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 2, -1, false, { 0 }, offsetof(RefreshMatViewStmt, relation), PGBIND_CF_node, 0, { 0 } }, /* RefreshMatViewStmt.relation */
+	{ 253, PGBIND_NR_summary, PGBIND_NA_tables_ddl, 0, 0, -1, false, { 0 }, offsetof(LockStmt, relations), PGBIND_CF_list, 0, { 0 } }, /* LockStmt.relations */
+	{ 259, PGBIND_NR_statements, PGBIND_NA_none, 0, 2, -1, false, { 0 }, offsetof(PrepareStmt, query), PGBIND_CF_node, 0, { 0 } }, /* PrepareStmt.query */
+	{ 259, PGBIND_NR_summary, PGBIND_NA_walk, 0, 2, -1, false, { 0 }, offsetof(PrepareStmt, query), PGBIND_CF_node, 0, { 0 } }, /* PrepareStmt.query */
 };
 
 const size_t pgbind_node_rule_count = sizeof pgbind_node_rule_lines / sizeof pgbind_node_rule_lines[0];
+
+const pgbind_NodeRuleCKind pgbind_node_rule_c_kinds[] = {
+	{ T_Alias, 11 },
+	{ T_RangeVar, 12 },
+	{ T_TableFunc, 13 },
+	{ T_IntoClause, 14 },
+	{ T_Var, 15 },
+	{ T_Param, 16 },
+	{ T_Aggref, 17 },
+	{ T_GroupingFunc, 18 },
+	{ T_WindowFunc, 19 },
+	{ T_WindowFuncRunCondition, 20 },
+	{ T_MergeSupportFunc, 21 },
+	{ T_SubscriptingRef, 22 },
+	{ T_FuncExpr, 23 },
+	{ T_NamedArgExpr, 24 },
+	{ T_OpExpr, 25 },
+	{ T_DistinctExpr, 26 },
+	{ T_NullIfExpr, 27 },
+	{ T_ScalarArrayOpExpr, 28 },
+	{ T_BoolExpr, 29 },
+	{ T_SubLink, 30 },
+	{ T_SubPlan, 31 },
+	{ T_AlternativeSubPlan, 32 },
+	{ T_FieldSelect, 33 },
+	{ T_FieldStore, 34 },
+	{ T_RelabelType, 35 },
+	{ T_CoerceViaIO, 36 },
+	{ T_ArrayCoerceExpr, 37 },
+	{ T_ConvertRowtypeExpr, 38 },
+	{ T_CollateExpr, 39 },
+	{ T_CaseExpr, 40 },
+	{ T_CaseWhen, 41 },
+	{ T_CaseTestExpr, 42 },
+	{ T_ArrayExpr, 43 },
+	{ T_RowExpr, 44 },
+	{ T_RowCompareExpr, 45 },
+	{ T_CoalesceExpr, 46 },
+	{ T_MinMaxExpr, 47 },
+	{ T_SQLValueFunction, 48 },
+	{ T_XmlExpr, 49 },
+	{ T_JsonFormat, 50 },
+	{ T_JsonReturning, 51 },
+	{ T_JsonValueExpr, 52 },
+	{ T_JsonConstructorExpr, 53 },
+	{ T_JsonIsPredicate, 54 },
+	{ T_JsonBehavior, 55 },
+	{ T_JsonExpr, 56 },
+	{ T_JsonTablePath, 57 },
+	{ T_JsonTablePathScan, 58 },
+	{ T_JsonTableSiblingJoin, 59 },
+	{ T_NullTest, 60 },
+	{ T_BooleanTest, 61 },
+	{ T_MergeAction, 62 },
+	{ T_CoerceToDomain, 63 },
+	{ T_CoerceToDomainValue, 64 },
+	{ T_SetToDefault, 65 },
+	{ T_CurrentOfExpr, 66 },
+	{ T_NextValueExpr, 67 },
+	{ T_InferenceElem, 68 },
+	{ T_ReturningExpr, 69 },
+	{ T_TargetEntry, 70 },
+	{ T_RangeTblRef, 71 },
+	{ T_JoinExpr, 72 },
+	{ T_FromExpr, 73 },
+	{ T_OnConflictExpr, 74 },
+	{ T_Query, 75 },
+	{ T_TypeName, 76 },
+	{ T_ColumnRef, 77 },
+	{ T_ParamRef, 78 },
+	{ T_A_Expr, 79 },
+	{ T_TypeCast, 80 },
+	{ T_CollateClause, 81 },
+	{ T_RoleSpec, 82 },
+	{ T_FuncCall, 83 },
+	{ T_A_Star, 84 },
+	{ T_A_Indices, 85 },
+	{ T_A_Indirection, 86 },
+	{ T_A_ArrayExpr, 87 },
+	{ T_ResTarget, 88 },
+	{ T_MultiAssignRef, 89 },
+	{ T_SortBy, 90 },
+	{ T_WindowDef, 91 },
+	{ T_RangeSubselect, 92 },
+	{ T_RangeFunction, 93 },
+	{ T_RangeTableFunc, 94 },
+	{ T_RangeTableFuncCol, 95 },
+	{ T_RangeTableSample, 96 },
+	{ T_ColumnDef, 97 },
+	{ T_TableLikeClause, 98 },
+	{ T_IndexElem, 99 },
+	{ T_DefElem, 100 },
+	{ T_LockingClause, 101 },
+	{ T_XmlSerialize, 102 },
+	{ T_PartitionElem, 103 },
+	{ T_PartitionSpec, 104 },
+	{ T_PartitionBoundSpec, 105 },
+	{ T_PartitionRangeDatum, 106 },
+	{ T_PartitionCmd, 107 },
+	{ T_RangeTblEntry, 108 },
+	{ T_RTEPermissionInfo, 109 },
+	{ T_RangeTblFunction, 110 },
+	{ T_TableSampleClause, 111 },
+	{ T_WithCheckOption, 112 },
+	{ T_SortGroupClause, 113 },
+	{ T_GroupingSet, 114 },
+	{ T_WindowClause, 115 },
+	{ T_RowMarkClause, 116 },
+	{ T_WithClause, 117 },
+	{ T_InferClause, 118 },
+	{ T_OnConflictClause, 119 },
+	{ T_CTESearchClause, 120 },
+	{ T_CTECycleClause, 121 },
+	{ T_CommonTableExpr, 122 },
+	{ T_MergeWhenClause, 123 },
+	{ T_ReturningOption, 124 },
+	{ T_ReturningClause, 125 },
+	{ T_TriggerTransition, 126 },
+	{ T_JsonOutput, 127 },
+	{ T_JsonArgument, 128 },
+	{ T_JsonFuncExpr, 129 },
+	{ T_JsonTablePathSpec, 130 },
+	{ T_JsonTable, 131 },
+	{ T_JsonTableColumn, 132 },
+	{ T_JsonKeyValue, 133 },
+	{ T_JsonParseExpr, 134 },
+	{ T_JsonScalarExpr, 135 },
+	{ T_JsonSerializeExpr, 136 },
+	{ T_JsonObjectConstructor, 137 },
+	{ T_JsonArrayConstructor, 138 },
+	{ T_JsonArrayQueryConstructor, 139 },
+	{ T_JsonAggConstructor, 140 },
+	{ T_JsonObjectAgg, 141 },
+	{ T_JsonArrayAgg, 142 },
+	{ T_RawStmt, 143 },
+	{ T_InsertStmt, 144 },
+	{ T_DeleteStmt, 145 },
+	{ T_UpdateStmt, 146 },
+	{ T_MergeStmt, 147 },
+	{ T_SelectStmt, 148 },
+	{ T_SetOperationStmt, 149 },
+	{ T_ReturnStmt, 150 },
+	{ T_PLAssignStmt, 151 },
+	{ T_CreateSchemaStmt, 152 },
+	{ T_AlterTableStmt, 153 },
+	{ T_AlterTableCmd, 154 },
+	{ T_ATAlterConstraint, 155 },
+	{ T_ReplicaIdentityStmt, 156 },
+	{ T_AlterCollationStmt, 157 },
+	{ T_AlterDomainStmt, 158 },
+	{ T_GrantStmt, 159 },
+	{ T_ObjectWithArgs, 160 },
+	{ T_AccessPriv, 161 },
+	{ T_GrantRoleStmt, 162 },
+	{ T_AlterDefaultPrivilegesStmt, 163 },
+	{ T_CopyStmt, 164 },
+	{ T_VariableSetStmt, 165 },
+	{ T_VariableShowStmt, 166 },
+	{ T_CreateStmt, 167 },
+	{ T_Constraint, 168 },
+	{ T_CreateTableSpaceStmt, 169 },
+	{ T_DropTableSpaceStmt, 170 },
+	{ T_AlterTableSpaceOptionsStmt, 171 },
+	{ T_AlterTableMoveAllStmt, 172 },
+	{ T_CreateExtensionStmt, 173 },
+	{ T_AlterExtensionStmt, 174 },
+	{ T_AlterExtensionContentsStmt, 175 },
+	{ T_CreateFdwStmt, 176 },
+	{ T_AlterFdwStmt, 177 },
+	{ T_CreateForeignServerStmt, 178 },
+	{ T_AlterForeignServerStmt, 179 },
+	{ T_CreateForeignTableStmt, 180 },
+	{ T_CreateUserMappingStmt, 181 },
+	{ T_AlterUserMappingStmt, 182 },
+	{ T_DropUserMappingStmt, 183 },
+	{ T_ImportForeignSchemaStmt, 184 },
+	{ T_CreatePolicyStmt, 185 },
+	{ T_AlterPolicyStmt, 186 },
+	{ T_CreateAmStmt, 187 },
+	{ T_CreateTrigStmt, 188 },
+	{ T_CreateEventTrigStmt, 189 },
+	{ T_AlterEventTrigStmt, 190 },
+	{ T_CreatePLangStmt, 191 },
+	{ T_CreateRoleStmt, 192 },
+	{ T_AlterRoleStmt, 193 },
+	{ T_AlterRoleSetStmt, 194 },
+	{ T_DropRoleStmt, 195 },
+	{ T_CreateSeqStmt, 196 },
+	{ T_AlterSeqStmt, 197 },
+	{ T_DefineStmt, 198 },
+	{ T_CreateDomainStmt, 199 },
+	{ T_CreateOpClassStmt, 200 },
+	{ T_CreateOpClassItem, 201 },
+	{ T_CreateOpFamilyStmt, 202 },
+	{ T_AlterOpFamilyStmt, 203 },
+	{ T_DropStmt, 204 },
+	{ T_TruncateStmt, 205 },
+	{ T_CommentStmt, 206 },
+	{ T_SecLabelStmt, 207 },
+	{ T_DeclareCursorStmt, 208 },
+	{ T_ClosePortalStmt, 209 },
+	{ T_FetchStmt, 210 },
+	{ T_IndexStmt, 211 },
+	{ T_CreateStatsStmt, 212 },
+	{ T_StatsElem, 213 },
+	{ T_AlterStatsStmt, 214 },
+	{ T_CreateFunctionStmt, 215 },
+	{ T_FunctionParameter, 216 },
+	{ T_AlterFunctionStmt, 217 },
+	{ T_DoStmt, 218 },
+	{ T_InlineCodeBlock, 219 },
+	{ T_CallStmt, 220 },
+	{ T_CallContext, 221 },
+	{ T_RenameStmt, 222 },
+	{ T_AlterObjectDependsStmt, 223 },
+	{ T_AlterObjectSchemaStmt, 224 },
+	{ T_AlterOwnerStmt, 225 },
+	{ T_AlterOperatorStmt, 226 },
+	{ T_AlterTypeStmt, 227 },
+	{ T_RuleStmt, 228 },
+	{ T_NotifyStmt, 229 },
+	{ T_ListenStmt, 230 },
+	{ T_UnlistenStmt, 231 },
+	{ T_TransactionStmt, 232 },
+	{ T_CompositeTypeStmt, 233 },
+	{ T_CreateEnumStmt, 234 },
+	{ T_CreateRangeStmt, 235 },
+	{ T_AlterEnumStmt, 236 },
+	{ T_ViewStmt, 237 },
+	{ T_LoadStmt, 238 },
+	{ T_CreatedbStmt, 239 },
+	{ T_AlterDatabaseStmt, 240 },
+	{ T_AlterDatabaseRefreshCollStmt, 241 },
+	{ T_AlterDatabaseSetStmt, 242 },
+	{ T_DropdbStmt, 243 },
+	{ T_AlterSystemStmt, 244 },
+	{ T_ClusterStmt, 245 },
+	{ T_VacuumStmt, 246 },
+	{ T_VacuumRelation, 247 },
+	{ T_ExplainStmt, 248 },
+	{ T_CreateTableAsStmt, 249 },
+	{ T_RefreshMatViewStmt, 250 },
+	{ T_CheckPointStmt, 251 },
+	{ T_DiscardStmt, 252 },
+	{ T_LockStmt, 253 },
+	{ T_ConstraintsSetStmt, 254 },
+	{ T_ReindexStmt, 255 },
+	{ T_CreateConversionStmt, 256 },
+	{ T_CreateCastStmt, 257 },
+	{ T_CreateTransformStmt, 258 },
+	{ T_PrepareStmt, 259 },
+	{ T_ExecuteStmt, 260 },
+	{ T_DeallocateStmt, 261 },
+	{ T_DropOwnedStmt, 262 },
+	{ T_ReassignOwnedStmt, 263 },
+	{ T_AlterTSDictionaryStmt, 264 },
+	{ T_AlterTSConfigurationStmt, 265 },
+	{ T_PublicationTable, 266 },
+	{ T_PublicationObjSpec, 267 },
+	{ T_CreatePublicationStmt, 268 },
+	{ T_AlterPublicationStmt, 269 },
+	{ T_CreateSubscriptionStmt, 270 },
+	{ T_AlterSubscriptionStmt, 271 },
+	{ T_DropSubscriptionStmt, 272 },
+	{ T_Integer, 2 },
+	{ T_Float, 3 },
+	{ T_Boolean, 4 },
+	{ T_String, 5 },
+	{ T_BitString, 6 },
+	{ T_List, 7 },
+	{ T_IntList, 9 },
+	{ T_OidList, 8 },
+	{ T_A_Const, 10 },
+};
+
+const size_t pgbind_node_rule_c_kind_count = sizeof pgbind_node_rule_c_kinds / sizeof pgbind_node_rule_c_kinds[0];
 
 const pgbind_NodeBuild pgbind_node_builds[] = {
 	{ 5, PGBIND_NB_none, PGBIND_NA_none, 0, (const pgbind_NodeBuildSet[]){ { 0, PGBIND_NV_placeholder, 0, "" }, { -1, PGBIND_NV_end, 0, "" } } }, /* placeholder_text: String */
