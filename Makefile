@@ -105,6 +105,14 @@ RT_SRCS     := $(addprefix $(RT_DIR)/,arena.c from_pg.c to_pg.c pg_route.c encod
                proc.c raw_walk.c summary.c truncate.c)
 RT_OBJS     := $(RT_SRCS:$(RT_DIR)/%.c=$(BUILD)/rt/%.o)
 RT_PIC_OBJS := $(RT_SRCS:$(RT_DIR)/%.c=$(BUILD)/rt-pic/%.o)
+# The converters between majors' trees (pgbind_convert.h: libc only, the same for every major):
+# their interpreter and each pair's generated tables (targets/c/generated/convert/, mk/convert.mk),
+# in the library once, beside the home major's runtime. The interpreter and the tables' index are
+# one object (convert-lib.o): its reference to the index is weak (so that a build without the
+# tables links), and a weak reference would not take the index out of the archive.
+CONV_PAIRS_SRCS := $(filter-out %/index.c,$(sort $(wildcard targets/c/generated/convert/*.c)))
+CONV_OBJS   := $(BUILD)/rt/convert-lib.o $(patsubst targets/c/generated/convert/%.c,$(BUILD)/rt/convert-%.o,$(CONV_PAIRS_SRCS))
+CONV_PIC_OBJS := $(subst $(BUILD)/rt/,$(BUILD)/rt-pic/,$(CONV_OBJS))
 # Optional entry points of the linked libpg_query, found by linking a probe: forks export a
 # node-level deparser, 18.1 a token scanner without protobuf.
 HAVE_SYMBOL = $(shell printf 'char %s(void); int main(void) { return (int)%s(); }' $(1) $(1) | \
@@ -284,7 +292,19 @@ $(BUILD)/rt/%.o: $(RT_DIR)/%.c $(wildcard $(RT_DIR)/*.h) $(GENERATED) | $(BUILD)
 $(BUILD)/rt-pic/%.o: $(RT_DIR)/%.c $(wildcard $(RT_DIR)/*.h) $(GENERATED) | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -fPIC -fvisibility=hidden -DPGBIND_BUILDING_SHARED -c -o $@ $<
 
-$(BUILD)/libpgbind.a: $(RT_OBJS)
+$(BUILD)/rt/convert-%.o: targets/c/generated/convert/%.c $(RT_DIR)/convert_table.h | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) -I$(RT_DIR) -c -o $@ $<
+
+$(BUILD)/rt-pic/convert-%.o: targets/c/generated/convert/%.c $(RT_DIR)/convert_table.h | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) -I$(RT_DIR) -fPIC -fvisibility=hidden -c -o $@ $<
+
+$(BUILD)/rt/convert-lib.o: $(BUILD)/rt/convert.o $(BUILD)/rt/convert-index.o
+	ld -r -o $@ $^
+
+$(BUILD)/rt-pic/convert-lib.o: $(BUILD)/rt-pic/convert.o $(BUILD)/rt-pic/convert-index.o
+	ld -r -o $@ $^
+
+$(BUILD)/libpgbind.a: $(RT_OBJS) $(CONV_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 # The statement reader, linked before libpgbind.a (it calls the runtime's splitter).
@@ -298,7 +318,7 @@ $(READER_LIB): $(BUILD)/reader/reader.o
 SONAME := libpgbind.so.0
 
 # A libpg_query.a linked in (PG_QUERY_DIR) stays inside: only pgbind_ symbols are exported.
-$(BUILD)/libpgbind.so: $(RT_PIC_OBJS)
+$(BUILD)/libpgbind.so: $(RT_PIC_OBJS) $(CONV_PIC_OBJS)
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--exclude-libs,ALL -o $@ $^ $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
 
 # The command links libpg_query statically where it can (verify compares with its internals).
@@ -454,7 +474,8 @@ UNIT_TESTS := $(BUILD)/tests/test_proto_read $(BUILD)/tests/test_template $(BUIL
               $(BUILD)/tests/test_parse $(BUILD)/tests/test_decode $(BUILD)/tests/test_property \
               $(BUILD)/tests/test_json $(BUILD)/tests/test_walk $(BUILD)/tests/test_hardening \
               $(BUILD)/tests/test_hardening_tsan $(if $(PG_QUERY_DIR),,$(BUILD)/tests/test_hardening_wrap) \
-              $(BUILD)/tests/test_deparse $(BUILD)/tests/test_normalize $(BUILD)/tests/test_summary $(BUILD)/tests/mutate_deparse $(BUILD)/tests/test_stack
+              $(BUILD)/tests/test_deparse $(BUILD)/tests/test_normalize $(BUILD)/tests/test_summary $(BUILD)/tests/mutate_deparse $(BUILD)/tests/test_stack \
+              $(BUILD)/tests/test_convert_lib
 
 unit-tests: $(UNIT_TESTS)
 
@@ -536,7 +557,7 @@ fuzz: all fuzz-build
 # ---- install ------------------------------------------------------------------------------------
 
 PUBLIC_HEADERS := $(RT_DIR)/pgbind.h $(RT_DIR)/pgbind_reflect.h $(C_GEN)/pgbind_ast.h \
-                  $(RT_DIR)/pgbind_json.h $(RT_DIR)/pgbind_walk.h
+                  $(RT_DIR)/pgbind_json.h $(RT_DIR)/pgbind_walk.h $(RT_DIR)/pgbind_convert.h
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include/pgbind $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin

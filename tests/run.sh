@@ -370,6 +370,7 @@ step "deparse --from=protobuf of a tree outside the contract: an error, not a cr
 	if [ $PG_MAJOR -eq 15 ]; then [ \$rc -eq 1 ] && grep -q 'AlterEnumStmt.newVal is NULL' '$TMP/enum.err'
 	else [ \$rc -eq 0 ] || [ \$rc -eq 1 ]; fi"
 step "stack: deep nesting through every path on threads of 128 KiB, 256 KiB, 2 MiB" "$BUILD/tests/test_stack"
+step "convert: the library's converters between majors, as a program linking libpgbind.a gets them" "$BUILD/tests/test_convert_lib"
 step "mutation experiment: 3 scripts' protobuf and JSON changed; the isolated deparse never kills its caller (asserted), the plain deparse's crash rate printed" \
 	"$BUILD/tests/mutate_deparse" --cases 2000 --json-cases 1000 tests/sql/ddl_tables.sql \
 	"$DEBIAN_SQL_DIR/information_schema.sql" "$DEBIAN_SQL_DIR/system_functions.sql"

@@ -519,6 +519,13 @@ pgbind_ConvertCode pgbind_convert_protobuf(int from_major, int to_major, const u
 	*out_len = 0;
 	if (err)
 		memset(err, 0, sizeof *err);
+	if (!in && in_len) { /* a caller's mistake, said as bad input: no bytes where in_len says some */
+		if (err) {
+			err->code = PGBIND_CONVERT_MALFORMED;
+			snprintf(err->message, sizeof err->message, "no input: NULL with a length of %zu bytes", in_len);
+		}
+		return PGBIND_CONVERT_MALFORMED;
+	}
 	const cv_Table *t = find_table(from_major, to_major);
 	if (!t) {
 		if (err) {

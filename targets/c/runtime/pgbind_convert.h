@@ -12,6 +12,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The library's interface (pgbind.h defines it the same way): the shared library exports it. */
+#ifndef PGBIND_API
+#if defined(__GNUC__)
+#define PGBIND_API __attribute__((visibility("default")))
+#else
+#define PGBIND_API
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -40,15 +49,16 @@ typedef struct {
 /*
  * Converts in (in_len bytes, from_major's encoding) to to_major's encoding, in *out (malloc'd,
  * *out_len bytes; free() it). The output's ParseResult.version is to_major's PG_VERSION_NUM (of
- * the libpg_query tree the tables were generated from). Returns PGBIND_CONVERT_OK, or a code with
+ * the libpg_query tree the tables were generated from; in may be NULL when in_len is 0, an empty
+ * ParseResult). Returns PGBIND_CONVERT_OK, or a code with
  * err filled (err may be NULL) and *out NULL. Thread-safe; allocates only the output and a
  * working stack.
  */
-pgbind_ConvertCode pgbind_convert_protobuf(int from_major, int to_major, const uint8_t *in, size_t in_len,
-										   uint8_t **out, size_t *out_len, pgbind_ConvertError *err);
+PGBIND_API pgbind_ConvertCode pgbind_convert_protobuf(int from_major, int to_major, const uint8_t *in, size_t in_len,
+													  uint8_t **out, size_t *out_len, pgbind_ConvertError *err);
 
 /* Whether a transcoder from from_major to to_major was built. */
-int pgbind_convert_has_pair(int from_major, int to_major);
+PGBIND_API int pgbind_convert_has_pair(int from_major, int to_major);
 
 #ifdef __cplusplus
 }
