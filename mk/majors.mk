@@ -54,8 +54,9 @@ ifdef PG_QUERY_DIR
 $(eval PG$(PG_MAJOR)_DIR ?= $(PG_QUERY_DIR))
 endif
 CLI_MAJORS    := $(if $(SAN),$(PG_MAJOR),$(sort $(MAJORS) $(PG_MAJOR)))
-# Each major's generated C (make generate writes targets/c/generated/pgNN/).
-MAJORS_GEN    := targets/c/generated
+# Each major's generated C (make generate writes targets/c/generated/pgNN/; another folder of
+# pgNN/ folders may be named).
+MAJORS_GEN    ?= targets/c/generated
 # What is compiled once per major: the runtime, the statement reader and the command's files but
 # cli/main.c (the Makefile's RT_SRCS and CLI_SRCS).
 CLI_MAJOR_SRCS := $(RT_SRCS) reader/reader.c $(CLI_SRCS)
