@@ -1,7 +1,8 @@
 # pgbind -- generated C bindings for PostgreSQL parse trees.
 #
 #   make                  build the library and the pgbind command (build/)
-#   make regen            extract the node model (libclang) and regenerate every target's generated files
+#   make regen            extract the node models (libclang) and regenerate every target's generated files
+#                         (and the C of every other major of MAJORS: targets/c/generated/pgNN)
 #   make check-generated  fail when a generated file differs from what the inputs generate
 #   make check            everything above, the unit tests and the verification suite
 #   make install          PREFIX=/usr/local DESTDIR=
@@ -52,6 +53,10 @@ ifneq ($(MAKECMDGOALS),clean)
 $(error cannot read PG_MAJORVERSION from $(if $(PG_QUERY_DIR),$(PG_QUERY_DIR)/pg_query.h,/usr/include/pg_query.h): is libpg_query there?)
 endif
 endif
+# The majors of the build (issue 52, docs/majors.md; mk/majors.mk reads it too): PG_MAJOR above is
+# the home major, the one every target is generated for and the library is built with; every
+# major of MAJORS has its generated C committed too (targets/c/generated/pgNN, below).
+MAJORS      ?= 15 17 18
 # The model and the exceptions are per PostgreSQL major: schema/pg15/, schema/pg16/, ...
 SCHEMA      := schema/pg$(PG_MAJOR)
 MODEL       := $(SCHEMA)/nodes.json
@@ -88,9 +93,11 @@ GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c ge
                targets/c/runtime/proc.c $(GEN_DECORATORS)
 GEN_HDRS    := $(wildcard generator/*.h targets/*/decorator/*.h)
 EXTRACT_SRCS := generator/common.c generator/extract.c
-# The C target (targets/c): its generated files (everything the runtime and the tests include)
-# and its hand-written runtime.
-C_GEN       := targets/c/generated
+# The C target (targets/c): its generated files (everything the runtime and the tests include),
+# one folder per major (targets/c/generated/pgNN), the home major's here, and its hand-written
+# runtime.
+C_GEN_ROOT  ?= targets/c/generated
+C_GEN       := $(C_GEN_ROOT)/pg$(PG_MAJOR)
 RT_DIR      := targets/c/runtime
 GENERATED   := $(wildcard $(C_GEN)/*)
 RT_SRCS     := $(addprefix $(RT_DIR)/,arena.c from_pg.c to_pg.c pg_route.c encode.c decode.c equal.c reflect.c text.c \
@@ -164,19 +171,51 @@ GEN_ARGS = --model $(MODEL) --proto $(PG_QUERY_PROTO) $(addprefix --overrides ,$
 EXTRACT_CMD = mkdir -p $(SCHEMA) && $(BUILD)/pgbind-extract --include-dir $(PG_INCLUDE_SERVER) --out $(MODEL)
 GENERATE_CMD = $(BUILD)/pgbind-gen $(GEN_ARGS)
 
+# Every other major of MAJORS: its generated C alone (targets/c/generated/pgNN; Rust, Go, the
+# report and the test-only files are the home major's), from its own model and deparse contract
+# (schema/pgNN/), the shared exceptions and its own libpg_query's pg_query.proto: the tree
+# mk/majors.mk lays out (build/majors/pgNN/tree: PGnn_DIR=<tree>, else fetched from Debian once,
+# scripts/majors/tree.sh). make generate-pgNN, check-generated-pgNN and extract-pgNN do one major.
+GEN_MAJORS   = $(filter-out $(PG_MAJOR),$(MAJORS))
+MAJOR_TREE   = $(BUILD)/majors/pg$(1)/tree
+MAJOR_GEN_ARGS = --model schema/pg$(1)/nodes.json --proto $(call MAJOR_TREE,$(1))/protobuf/pg_query.proto \
+	$(addprefix --overrides ,schema/overrides.txt schema/libpg_query.txt $(wildcard schema/pg$(1)/deparse.txt)) \
+	--node-rules $(NODE_RULES) --target c --out $(C_GEN_ROOT)/pg$(1)
+MAJOR_NO_MODEL = test -f schema/pg$(1)/nodes.json || { echo "error: no schema/pg$(1)/nodes.json, PostgreSQL $(1)'s" \
+	"model: run \`make regen\` (it extracts every major's from its tree) and commit it" >&2; exit 1; }
+
 extract: deps $(BUILD)/pgbind-extract
 	$(EXTRACT_CMD)
 
-generate: deps $(BUILD)/pgbind-gen
+generate: deps $(BUILD)/pgbind-gen $(addprefix generate-pg,$(GEN_MAJORS))
 	$(GENERATE_CMD)
 	$(call GO_PROTOC_CMD,targets/go)
 	$(call GO_SUMMARY_CMD,targets/go)
 
+generate-pg%: deps $(BUILD)/pgbind-gen $(BUILD)/majors/pg%/tree.txt
+	@$(call MAJOR_NO_MODEL,$*)
+	$(BUILD)/pgbind-gen $(call MAJOR_GEN_ARGS,$*)
+
+check-generated-pg%: deps $(BUILD)/pgbind-gen $(BUILD)/majors/pg%/tree.txt
+	@$(call MAJOR_NO_MODEL,$*)
+	@$(BUILD)/pgbind-gen $(call MAJOR_GEN_ARGS,$*) --check || { echo "error: $(C_GEN_ROOT)/pg$*, PostgreSQL $*'s" \
+		"generated C, is stale or missing (above): run \`make generate\` (\`make regen\` to re-extract the models too)" \
+		"and commit $(C_GEN_ROOT)/pg$*" >&2; exit 1; }
+
+# A major's model from its tree's PostgreSQL headers (libclang; a few seconds).
+extract-pg%: deps $(BUILD)/pgbind-extract $(BUILD)/majors/pg%/tree.txt
+	mkdir -p schema/pg$* && $(BUILD)/pgbind-extract --include-dir $(call MAJOR_TREE,$*)/src/postgres/include \
+		--out schema/pg$*/nodes.json
+
 # One recipe, so that make -j cannot generate before the model is written. Then, with the code
 # generated from it built (sub-makes: they read the new files), the deparse contract is derived
 # from the corpus and the linked library (tools/deparse-probe), rendered, and the result verified
-# against the library on that corpus (regen-verify).
-regen: deps $(BUILD)/pgbind-extract $(BUILD)/pgbind-gen
+# against the library on that corpus (regen-verify). Every other major's model is extracted from
+# its tree first (extract-pgNN) and its C rendered by the sub-make's generate; its deparse contract
+# (schema/pgNN/deparse.txt) is not derived here (minutes a major): tests/versions/run.sh derives
+# it as a bump does, with that major as the home one (make check-versions; docs/versions.md), and
+# checks that it equals the committed file.
+regen: deps $(BUILD)/pgbind-extract $(BUILD)/pgbind-gen $(addprefix extract-pg,$(GEN_MAJORS))
 	$(EXTRACT_CMD)
 	$(GENERATE_CMD)
 	$(call GO_PROTOC_CMD,targets/go)
@@ -187,18 +226,14 @@ regen: deps $(BUILD)/pgbind-extract $(BUILD)/pgbind-gen
 
 # make regen's last step: every statement of the corpus the contract was derived from (run.sh
 # --list) through pgbind against the linked libpg_query (pgbind verify: parse, JSON, deparse,
-# fingerprint, normalize). A difference stops make regen, naming each statement; where it is
-# libpg_query's behaviour (fingerprint, normalize), the fix is a line of schema/libpg_query.txt.
+# fingerprint, normalize). A difference stops make regen, naming each statement, what differs and
+# the file where it is declared (scripts/regen-hint.sh).
 regen-verify: all
 	@$(BUILD)/pgbind verify $$(BUILD=$(BUILD) PG_MAJOR=$(PG_MAJOR) tools/deparse-probe/run.sh --list) \
-		>$(BUILD)/regen-verify.txt 2>&1 || { grep -v -e ' 0 failed$$' -e '^  ' $(BUILD)/regen-verify.txt | head -60 >&2; \
-		echo "make regen: libpg_query $(PG_MAJOR) and the regenerated pgbind differ on the statements above" \
-		"(all of it: $(BUILD)/regen-verify.txt). Where fingerprint or normalize differ, declare what this" \
-		"libpg_query does in schema/libpg_query.txt (a line with since:$(PG_MAJOR), or until: on the rule it" \
-		"ends; docs/versions.md) and run make regen again." >&2; exit 1; }
+		>$(BUILD)/regen-verify.txt 2>&1 || { scripts/regen-hint.sh $(BUILD)/regen-verify.txt $(PG_MAJOR) >&2; exit 1; }
 	@tail -1 $(BUILD)/regen-verify.txt | sed 's/^/make regen: pgbind verify on the corpus: /'
 
-check-generated: deps $(BUILD)/pgbind-gen check-generated-go
+check-generated: deps $(BUILD)/pgbind-gen check-generated-go $(addprefix check-generated-pg,$(GEN_MAJORS)) convert-check-generated
 	$(BUILD)/pgbind-gen $(GEN_ARGS) --check
 
 # The Go module's message types: protoc-gen-go's output for the same pg_query.proto, committed
@@ -428,16 +463,18 @@ san-build: $(GENERATED)
 		CFLAGS="-fno-sanitize-recover=undefined" $(SAN_TESTS)
 
 # Fuzzing needs clang; without it make check says so and runs the rest. make check gives each
-# target FUZZ_SECONDS with a fixed seed; make fuzz runs longer.
+# target a fixed number of inputs with a fixed seed (tests/fuzz/run.sh: the same on a fast machine
+# as on a slow one), or FUZZ_SECONDS each if given; make fuzz runs FUZZ_SECONDS (600) each.
 FUZZ_CC      ?= clang
-FUZZ_SECONDS ?= 45
+FUZZ_SECONDS ?=
 HAVE_FUZZ_CC := $(shell command -v $(FUZZ_CC) >/dev/null 2>&1 && echo yes)
 
 # The whole suite; tests/run.sh prints each step and ends with "N passed, M failed".
 # PARTS="unit parse ..." runs only those parts (tests/run.sh --list names them); everything is
 # still built. check-quick builds less (no sanitizer build, no fuzzers, no Rust crate) and runs
 # the parts that need nothing else, on the project corpus alone: a couple of minutes.
-SUITE_ENV = BUILD=$(BUILD) SAN_BUILD=$(SAN_BUILD) GEN_ARGS="$(GEN_ARGS)" PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER) \
+SUITE_ENV = BUILD=$(BUILD) SAN_BUILD=$(SAN_BUILD) GEN_ARGS="$(GEN_ARGS)" GEN_MAJORS="$(GEN_MAJORS)" \
+	PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER) \
 	PG_QUERY_INCLUDES="$(PG_QUERY_INCLUDES)" PG_QUERY_LIBS="$(PG_QUERY_LIBS)" PG_MAJOR=$(PG_MAJOR) \
 	PG_QUERY_DIR="$(PG_QUERY_DIR)" PG_QUERY_STATIC="$(PG_QUERY_STATIC)" \
 	CARGO="$(CARGO)" RUSTC="$(RUSTC)" \
@@ -486,9 +523,9 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/deparse_target.h tests/cont
 
 fuzz-build: $(FUZZ_TARGETS)
 
-# A longer run than make check's: make fuzz FUZZ_SECONDS=600
+# A longer run than make check's: 600 s a target, or make fuzz FUZZ_SECONDS=N
 fuzz: all fuzz-build
-	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
+	@BUILD=$(BUILD) FUZZ_SECONDS=$(or $(FUZZ_SECONDS),600) tests/fuzz/run.sh
 
 # ---- install ------------------------------------------------------------------------------------
 
@@ -537,3 +574,4 @@ $(BUILD)/tests/test_stack: tests/runtime/test_stack.c tests/check.h $(BUILD)/lib
 
 # Every PostgreSQL major in one build (issue 52): make majors, make majors-test.
 include mk/majors.mk
+include mk/convert.mk

@@ -99,12 +99,17 @@ void cli_summary_show(char *out, size_t size, const uint8_t *data, size_t len)
 
 #if PG_VERSION_NUM >= 180000
 
-static int compare(const char *stmt, const struct pgbind_ParseResult *tree, int limit, char *why, size_t size)
+/* pgbind's summary of stmt (from tree, or from the SQL: pgbind_summary_sql) against
+ * pg_query_summary's. */
+static int compare(const char *stmt, const struct pgbind_ParseResult *tree, bool from_sql, int limit, char *why,
+				   size_t size)
 {
 	PgQuerySummaryParseResult theirs = pg_query_summary(stmt, 0, limit);
 	pgbind_Arena *arena = pgbind_Arena_New();
 	pgbind_Status status = {.message = "out of memory"};
-	pgbind_Summary *s = arena ? pgbind_summary(tree, limit, NULL, arena, &status) : NULL;
+	pgbind_Summary *s = !arena     ? NULL
+						: from_sql ? pgbind_summary_sql(stmt, limit, NULL, arena, &status)
+								   : pgbind_summary(tree, limit, NULL, arena, &status);
 	const uint8_t *data = NULL;
 	size_t len = 0;
 	bool ours = s && pgbind_summary_encode(s, arena, &data, &len, &status);
@@ -120,8 +125,8 @@ static int compare(const char *stmt, const struct pgbind_ParseResult *tree, int 
 						(status.code == PGBIND_ERROR_ROUND_TRIP || status.code == PGBIND_ERROR_DEPARSER_CRASHED) &&
 						pgbind_deparse_contract(tree, PGBIND_DEFAULT_MAX_DEPTH, &contract) == PGBIND_CONTRACT_BROKEN);
 		if (!same)
-			snprintf(why, size, "summary: libpg_query %s%s; pgbind %s%s", theirs.error ? "failed: " : "answered",
-					 theirs.error ? theirs.error->message : "",
+			snprintf(why, size, "summary%s: libpg_query %s%s; pgbind %s%s", from_sql ? " from SQL" : "",
+					 theirs.error ? "failed: " : "answered", theirs.error ? theirs.error->message : "",
 					 ours ? "answered" : "failed: ", ours ? "" : status.message);
 	} else {
 		same = cli_summary_bytes_equal(data, len, (const uint8_t *)theirs.summary.data, theirs.summary.len);
@@ -129,8 +134,8 @@ static int compare(const char *stmt, const struct pgbind_ParseResult *tree, int 
 			char a[300], b[300];
 			cli_summary_show(a, sizeof a, data, len);
 			cli_summary_show(b, sizeof b, (const uint8_t *)theirs.summary.data, theirs.summary.len);
-			snprintf(why, size, "summary differs (truncate %d):\n      pgbind      %s\n      libpg_query %s", limit, a,
-					 b);
+			snprintf(why, size, "summary%s differs (truncate %d):\n      pgbind      %s\n      libpg_query %s",
+					 from_sql ? " from SQL" : "", limit, a, b);
 		}
 	}
 	pg_query_free_summary_parse_result(theirs);
@@ -140,7 +145,9 @@ static int compare(const char *stmt, const struct pgbind_ParseResult *tree, int 
 
 int verify_summary(const char *stmt, const struct pgbind_ParseResult *tree, char *why, size_t size)
 {
-	return compare(stmt, tree, VERIFY_TRUNCATE, why, size) && compare(stmt, tree, (int)(strlen(stmt) / 2), why, size);
+	/* the tree's summary, and the SQL's (on PostgreSQL's tree), one limit each */
+	return compare(stmt, tree, false, VERIFY_TRUNCATE, why, size) &&
+		   compare(stmt, tree, true, (int)(strlen(stmt) / 2), why, size);
 }
 
 #else

@@ -25,7 +25,7 @@
  *   --drop-column NAME      remove the SELECT-list entries that are the column NAME
  *   --parameterize          replace constants by parameters $1, $2, ... (numbered in text order;
  *                           type modifiers such as varchar(20) are left alone)
- * Build: cc -std=c11 -Itargets/c/runtime -Itargets/c/generated examples/rewrite.c build/libpgbind.a -lpg_query
+ * Build: cc -std=c11 -Itargets/c/runtime -Itargets/c/generated/pg15 examples/rewrite.c build/libpgbind.a -lpg_query
  */
 #include "pgbind.h"
 #include "pgbind_walk.h"

@@ -23,7 +23,7 @@
  * clause comes after its other clauses).
  *
  * Usage: tables [FILE|-]      SQL from FILE or stdin, any number of statements
- * Build: cc -std=c11 -Itargets/c/runtime -Itargets/c/generated examples/tables.c build/libpgbind.a -lpg_query
+ * Build: cc -std=c11 -Itargets/c/runtime -Itargets/c/generated/pg15 examples/tables.c build/libpgbind.a -lpg_query
  */
 #include "pgbind.h"
 #include "pgbind_walk.h"

@@ -167,7 +167,8 @@ static int usage(void)
 			"\n"
 			"Classifies the node model once and renders each target's templates into its output directory.\n"
 			"--target  a row of generator/targets.c (listed below); its templates (default\n"
-			"          targets/NAME/templates), its output (default targets/NAME/generated) and the\n"
+			"          targets/NAME/templates), its output (default targets/NAME/generated; the C\n"
+			"          target's targets/c/generated/pgNN, NN the model's major) and the\n"
 			"          output of its test-only templates (those in the templates' tests/ folder)\n"
 			"          follow it. A --templates DIR with no --target\n"
 			"          before it names the target by DIR (targets/NAME/templates, or its last component).\n"
@@ -442,6 +443,20 @@ static bool add_tests_unit(Target *targets, int *n_targets, int t, bool out_give
 	return true; /* dir.data lives as long as the process */
 }
 
+/* A target's default output: its descriptor's, "{major}" replaced by the model's PostgreSQL major
+ * (the C target keeps one folder per major, targets/c/generated/pgNN). Lives as long as the
+ * process. */
+static const char *default_out_dir(const gen_TargetDesc *desc, json_int_t major)
+{
+	const char *at = strstr(desc->out_dir, "{major}");
+	if (!at)
+		return desc->out_dir;
+	gen_Buf dir = {0};
+	gen_Buf_printf(&dir, "%.*s%" JSON_INTEGER_FORMAT "%s", (int)(at - desc->out_dir), desc->out_dir, major,
+				   at + strlen("{major}"));
+	return dir.data;
+}
+
 /* --dump-view: the view exactly as templates see it (less the per-file "file" key), keys sorted,
  * written atomically. */
 static bool dump_view(json_t *view, const char *path, gen_Error *err)
@@ -519,15 +534,6 @@ int main(int argc, char **argv)
 	}
 	if (!model_path || !proto_path || !n_overrides || !node_rules_path || (!n_targets && !dump_path))
 		return usage();
-	for (int t = 0, n_given = n_targets; t < n_given; t++) {
-		bool out_given = targets[t].out_dir != NULL;
-		if (!targets[t].templates_dir)
-			targets[t].templates_dir = targets[t].desc->templates_dir;
-		if (!targets[t].out_dir)
-			targets[t].out_dir = targets[t].desc->out_dir;
-		if (!add_tests_unit(targets, &n_targets, t, out_given))
-			return 2;
-	}
 
 	gen_Error err = {0};
 	json_error_t jerr;
@@ -536,6 +542,16 @@ int main(int argc, char **argv)
 		gen_fail(&err, model_path, jerr.line, jerr.column, "%s", jerr.text);
 		gen_Error_print(&err);
 		return 1;
+	}
+	for (int t = 0, n_given = n_targets; t < n_given; t++) {
+		bool out_given = targets[t].out_dir != NULL;
+		if (!targets[t].templates_dir)
+			targets[t].templates_dir = targets[t].desc->templates_dir;
+		if (!targets[t].out_dir)
+			targets[t].out_dir =
+				default_out_dir(targets[t].desc, json_integer_value(json_object_get(model, "pg_major")));
+		if (!add_tests_unit(targets, &n_targets, t, out_given))
+			return 2;
 	}
 	json_t *proto = proto_read_file(proto_path, &err);
 	if (!proto) {

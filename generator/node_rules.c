@@ -108,6 +108,32 @@ static json_t *enum_named(json_t *view, const char *name)
 	return NULL;
 }
 
+/* How the summary reads field f of msg in PostgreSQL's own node (the raw tree it may walk instead
+ * of pgbind's): its C member (a target spells its offset) and its access (node, list, string,
+ * bool, enum), from the classifier's from_pg entry of the field. NULL when the field has no C
+ * member of a kind the summary can read. */
+static const char *c_access(json_t *msg, json_t *f, const char **how)
+{
+	size_t i;
+	json_t *e;
+	const char *name = json_string_value(json_object_get(f, "name"));
+	json_array_foreach(json_object_get(msg, "from_pg"), i, e)
+	{
+		if (strcmp(json_string_value(json_object_get(e, "ast_field")), name))
+			continue;
+		const char *conv = json_string_value(json_object_get(e, "conv"));
+		const char *base = json_string_value(json_object_get(e, "c_base"));
+		*how = !strcmp(conv, "NODE") || !strcmp(conv, "MESSAGE")           ? "node"
+			   : !strcmp(conv, "LIST")                                     ? "list"
+			   : !strcmp(conv, "CSTRING")                                  ? "string"
+			   : !strcmp(conv, "ENUM")                                     ? "enum"
+			   : !strcmp(conv, "SCALAR") && base && !strcmp(base, "_Bool") ? "bool"
+																		   : NULL;
+		return *how ? json_string_value(json_object_get(e, "c_field")) : NULL;
+	}
+	return NULL;
+}
+
 /* if:/unless: F=V|V... on msg: the field's index and the values' numbers into line. */
 static bool add_condition(Ctx *c, json_t *msg, const char *target, const char *key, const char *value, bool negate,
 						  json_t *cond)
@@ -120,7 +146,8 @@ static bool add_condition(Ctx *c, json_t *msg, const char *target, const char *k
 							  "%s %s:%s: expected FIELD=VALUE|VALUE..., FIELD an enum field of %s", target, key, value,
 							  target);
 	json_t *e = enum_named(c->view, json_string_value(json_object_get(f, "type")));
-	json_t *numbers = json_array(), *names = json_array();
+	json_t *numbers = json_array(), *names = json_array(), *c_numbers = json_array();
+	const char *c_field = "";
 	for (const char *v = eq + 1; *v;) {
 		size_t len = strcspn(v, "|");
 		size_t i;
@@ -134,16 +161,37 @@ static bool add_condition(Ctx *c, json_t *msg, const char *target, const char *k
 		if (!hit) {
 			json_decref(numbers);
 			json_decref(names);
+			json_decref(c_numbers);
 			return overrides_fail(c->ov, c->err, target, key, "%s %s: %.*s is no value of %s in this major's model",
 								  target, key, (int)len, v, json_string_value(json_object_get(f, "type")));
 		}
+		json_t *cv, *c_hit = NULL;
+		size_t j;
+		json_array_foreach(json_object_get(e, "c_values"), j, cv)
+		{
+			if (json_equal(json_object_get(cv, "number"), json_object_get(hit, "number")))
+				c_hit = cv;
+		}
+		const char *how = NULL;
+		c_field = c_access(msg, f, &how);
+		if (!c_hit || !c_field || strcmp(how, "enum")) {
+			json_decref(numbers);
+			json_decref(names);
+			json_decref(c_numbers);
+			return overrides_fail(c->ov, c->err, target, key,
+								  "%s %s: %.*s has no C value in PostgreSQL's %s.%s (an enum field of the node)",
+								  target, key, (int)len, v, target, json_string_value(json_object_get(f, "name")));
+		}
 		json_array_append(numbers, json_object_get(hit, "number"));
+		json_array_append(c_numbers, json_object_get(c_hit, "c_value"));
 		json_array_append_new(names, json_stringn(v, len));
 		v += len + (v[len] == '|');
 	}
 	json_object_set_new(cond, "cond_field", json_integer(index));
 	json_object_set_new(cond, "cond_negate", json_boolean(negate));
 	json_object_set_new(cond, "cond_values", numbers);
+	json_object_set_new(cond, "cond_c_values", c_numbers);
+	json_object_set_new(cond, "cond_c_field", json_string(c_field));
 	json_object_set_new(cond, "cond_names", names);
 	return true;
 }
@@ -154,8 +202,9 @@ static bool add_key(Ctx *c, json_t *msg, int msg_index, const KeyDesc *k, const 
 {
 	const char *target = json_string_value(json_object_get(msg, "name"));
 	if (!k->pairs && !strcmp(value, "none")) {
-		json_t *line = json_pack("{s:s, s:i, s:s, s:s, s:i, s:s, s:i}", "message", target, "message_index", msg_index,
-								 "rule", k->key, "action", "none", "field_index", -1, "field", "", "group", group);
+		json_t *line = json_pack("{s:s, s:i, s:s, s:s, s:i, s:s, s:i, s:s, s:s}", "message", target, "message_index",
+								 msg_index, "rule", k->key, "action", "none", "field_index", -1, "field", "", "group",
+								 group, "c_field", "", "c_how", "none");
 		json_object_update(line, cond);
 		json_array_append_new(c->lines, line);
 		return true;
@@ -194,9 +243,16 @@ static bool add_key(Ctx *c, json_t *msg, int msg_index, const KeyDesc *k, const 
 			(!strcmp(k->key, "recursive") && strcmp(wire, "BOOL")))
 			return overrides_fail(c->ov, c->err, target, key, "%s %s: %s.%.*s is a %s field, not one this key reads",
 								  target, key, target, (int)flen, f0, wire);
-		json_t *line = json_pack("{s:s, s:i, s:s, s:s%, s:i, s:s, s:i}", "message", target, "message_index", msg_index,
-								 "rule", k->key, "action", a0 ? a0 : "none", a0 ? alen : (size_t)4, "field_index",
-								 index, "field", json_string_value(json_object_get(f, "name")), "group", group);
+		const char *how = NULL, *c_field = c_access(msg, f, &how);
+		if (!c_field)
+			return overrides_fail(c->ov, c->err, target, key,
+								  "%s %s: %s.%.*s has no field in PostgreSQL's node the summary can read (a node, a "
+								  "List, a string, a bool or an enum)",
+								  target, key, target, (int)flen, f0);
+		json_t *line =
+			json_pack("{s:s, s:i, s:s, s:s%, s:i, s:s, s:i, s:s, s:s}", "message", target, "message_index", msg_index,
+					  "rule", k->key, "action", a0 ? a0 : "none", a0 ? alen : (size_t)4, "field_index", index, "field",
+					  json_string_value(json_object_get(f, "name")), "group", group, "c_field", c_field, "c_how", how);
 		json_object_update(line, cond);
 		json_array_append_new(c->lines, line);
 		v += len + (v[len] == ',');
@@ -219,6 +275,8 @@ static bool read_kind(Ctx *c, json_t *msg, int msg_index)
 			json_object_set_new(cond, "cond_field", json_integer(-1));
 			json_object_set_new(cond, "cond_negate", json_false());
 			json_object_set_new(cond, "cond_values", json_array());
+			json_object_set_new(cond, "cond_c_values", json_array());
+			json_object_set_new(cond, "cond_c_field", json_string(""));
 			json_object_set_new(cond, "cond_names", json_array());
 			const char *label = key + strlen(k->key); /* "" or "_LABEL" */
 			for (int neg = 0; neg < 2; neg++) {
@@ -241,18 +299,22 @@ static bool read_kind(Ctx *c, json_t *msg, int msg_index)
 		return overrides_fail(c->ov, c->err, target, "statement", "%s statement:%s: the value is unnamed", target,
 							  stmt);
 	if (stmt)
-		json_array_append_new(c->lines, json_pack("{s:s, s:i, s:s, s:s, s:i, s:s, s:i, s:i, s:b, s:[], s:[]}",
-												  "message", target, "message_index", msg_index, "rule", "statement",
-												  "action", "unnamed", "field_index", -1, "field", "", "group", 0,
-												  "cond_field", -1, "cond_negate", 0, "cond_values", "cond_names"));
+		json_array_append_new(
+			c->lines,
+			json_pack("{s:s, s:i, s:s, s:s, s:i, s:s, s:i, s:i, s:b, s:[], s:[], s:[], s:s, s:s, s:s}", "message",
+					  target, "message_index", msg_index, "rule", "statement", "action", "unnamed", "field_index", -1,
+					  "field", "", "group", 0, "cond_field", -1, "cond_negate", 0, "cond_values", "cond_names",
+					  "cond_c_values", "c_field", "", "c_how", "none", "cond_c_field", ""));
 	const char *filter = overrides_get(c->ov, target, "filter");
 	if (filter && strcmp(filter, "stop"))
 		return overrides_fail(c->ov, c->err, target, "filter", "%s filter:%s: the value is stop", target, filter);
 	if (filter)
-		json_array_append_new(c->lines, json_pack("{s:s, s:i, s:s, s:s, s:i, s:s, s:i, s:i, s:b, s:[], s:[]}",
-												  "message", target, "message_index", msg_index, "rule", "filter",
-												  "action", "stop", "field_index", -1, "field", "", "group", 0,
-												  "cond_field", -1, "cond_negate", 0, "cond_values", "cond_names"));
+		json_array_append_new(
+			c->lines,
+			json_pack("{s:s, s:i, s:s, s:s, s:i, s:s, s:i, s:i, s:b, s:[], s:[], s:[], s:s, s:s, s:s}", "message",
+					  target, "message_index", msg_index, "rule", "filter", "action", "stop", "field_index", -1,
+					  "field", "", "group", 0, "cond_field", -1, "cond_negate", 0, "cond_values", "cond_names",
+					  "cond_c_values", "c_field", "", "c_how", "none", "cond_c_field", ""));
 	return true;
 }
 
@@ -563,6 +625,12 @@ bool node_rules_add(json_t *view, const char *path, int major, gen_Error *err)
 		json_decref(c.lines);
 		json_decref(c.builds);
 		return false;
+	}
+	json_t *l, *msgs = json_object_get(view, "messages");
+	json_array_foreach(c.lines, i, l) /* the kind's C struct, whose members c_field and cond_c_field are */
+	{
+		json_t *msg = json_array_get(msgs, (size_t)json_integer_value(json_object_get(l, "message_index")));
+		json_object_set(l, "c_struct", json_object_get(msg, "c_struct"));
 	}
 	json_object_set_new(view, "node_rules", c.lines);
 	json_object_set_new(view, "node_builds", c.builds);

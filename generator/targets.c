@@ -25,7 +25,8 @@ static bool decorate_go(json_t *view, gen_Error *err)
 }
 
 const gen_TargetDesc gen_targets[] = {
-	{"c", "targets/c/templates", "targets/c/generated", "tests/runtime/generated", GEN_COMMENT_BLOCK, NULL,
+	/* one folder of generated C per PostgreSQL major ({major}: the model's) */
+	{"c", "targets/c/templates", "targets/c/generated/pg{major}", "tests/runtime/generated", GEN_COMMENT_BLOCK, NULL,
 	 names_add_c},
 	{"rust", "targets/rust/templates", "targets/rust/generated", "targets/rust/tests/generated", GEN_COMMENT_LINES,
 	 NULL, decorate_rust},

@@ -25,7 +25,7 @@ typedef enum {
 typedef struct {
 	const char *name;          /* --target NAME */
 	const char *templates_dir; /* its templates, by default */
-	const char *out_dir;       /* where they render, by default */
+	const char *out_dir;       /* where they render, by default ({major}: the model's PostgreSQL major) */
 	/* where the test-only templates (templates_dir/tests/) render, by default: out of the folder
 	 * users vendor. NULL: the target has none, and such a folder is an error. */
 	const char *tests_out_dir;

@@ -56,7 +56,7 @@ endif
 CLI_MAJORS    := $(if $(SAN),$(PG_MAJOR),$(sort $(MAJORS) $(PG_MAJOR)))
 # Each major's generated C (make generate writes targets/c/generated/pgNN/; another folder of
 # pgNN/ folders may be named).
-MAJORS_GEN    ?= targets/c/generated
+MAJORS_GEN    ?= $(C_GEN_ROOT)
 # What is compiled once per major: the runtime, the statement reader and the command's files but
 # cli/main.c (the Makefile's RT_SRCS and CLI_SRCS).
 CLI_MAJOR_SRCS := $(RT_SRCS) reader/reader.c $(CLI_SRCS)

@@ -16,9 +16,11 @@ set -eu
 [ $# -eq 3 ] || { echo "usage: $0 OUT MAJOR PROTO" >&2; exit 2; }
 out=$1 major=$2 proto=$3
 version=0.$major.0
-ast_major=$(sed -n 's/^#define PGBIND_PG_MAJOR \([0-9]*\)$/\1/p' targets/c/generated/pgbind_ast.h)
+# the generated C of MAJOR (targets/c/generated/pgMAJOR), each package's generated/: one folder to vendor
+gen=targets/c/generated/pg$major
+ast_major=$(sed -n 's/^#define PGBIND_PG_MAJOR \([0-9]*\)$/\1/p' "$gen/pgbind_ast.h" 2>/dev/null)
 if [ "$ast_major" != "$major" ]; then
-	echo "dist: error: targets/c/generated is for PostgreSQL $ast_major, libpg_query is $major: run \`make regen\`" >&2
+	echo "dist: error: $gen/pgbind_ast.h is not PostgreSQL $major's generated C (PGBIND_PG_MAJOR ${ast_major:-missing}): run \`make regen\`" >&2
 	exit 1
 fi
 rm -rf "$out"
@@ -29,7 +31,8 @@ out=$(cd "$out" && pwd)
 crate=$out/stage/pgbind
 mkdir -p "$crate/csrc"
 cp -r targets/rust/src targets/rust/generated targets/rust/examples targets/rust/build.rs "$crate/"
-cp -r targets/c/runtime targets/c/generated "$crate/csrc/"
+cp -r targets/c/runtime "$crate/csrc/"
+cp -r "$gen" "$crate/csrc/generated"
 cp "$proto" "$crate/csrc/pg_query.proto"
 sed "s/@MAJOR@/$major/g; s/@VERSION@/$version/g" scripts/dist/rust-README.md >"$crate/README.md"
 # the manifest's package sections (tests, benchmark and profile are the checkout's), this version
@@ -49,8 +52,10 @@ cp "$out/stage/target/package/pgbind-$version.crate" "$out/"
 module=$(sed -n 's/^module //p' targets/go/go.mod)
 gomod=$out/go/pgbind-go-v$version
 mkdir -p "$gomod/generated"
+# (not cgo_gen.go: it points cgo at the checkout's targets/c/generated/pgNN; the module's
+# pg_query.go names its own generated/ below)
 for f in targets/go/*.go; do
-	case $f in *_test.go) continue ;; esac
+	case $f in *_test.go | */cgo_gen.go) continue ;; esac
 	cp "$f" "$gomod/"
 done
 cp targets/go/go.mod targets/go/pgbind_go.h "$gomod/"
@@ -64,7 +69,7 @@ done
 # cgo compiles the .c files of the package's folder: the runtime there, the generated C (whose
 # .inc.c files are included, not compiled alone) in generated/
 cp targets/c/runtime/*.c targets/c/runtime/*.h "$gomod/"
-cp targets/c/generated/* "$gomod/generated/"
+cp "$gen"/* "$gomod/generated/"
 sed "s/@MAJOR@/$major/g; s/@VERSION@/$version/g" scripts/dist/go-README.md >"$gomod/README.md"
 # the preamble's two #cgo lines: Debian's headers (CGO_CFLAGS/CGO_LDFLAGS name others), and a
 # clear error when a package is missing
@@ -96,7 +101,8 @@ printf 'v%s\n' "$version" >"$proxy/list"
 # ---- the C sources ---------------------------------------------------------------------------------
 cdir=$out/stage/pgbind-c-$version
 mkdir -p "$cdir"
-cp -r targets/c/runtime targets/c/generated "$cdir/"
+cp -r targets/c/runtime "$cdir/"
+cp -r "$gen" "$cdir/generated"
 sed "s/@MAJOR@/$major/g; s/@VERSION@/$version/g" scripts/dist/c-README.md >"$cdir/README.md"
 cp scripts/dist/major_check.c "$cdir/runtime/"
 tar -czf "$out/pgbind-c-$version.tar.gz" -C "$out/stage" "pgbind-c-$version"

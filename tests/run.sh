@@ -150,6 +150,25 @@ step "every target's generated files are in sync with their inputs (check-genera
 step "schema model is what libclang reads from the headers today" sh -c "
 	'$BUILD/pgbind-extract' --include-dir '$PG_INCLUDE_SERVER' --out '$TMP/nodes.json' >/dev/null &&
 	diff -u '$MODEL' '$TMP/nodes.json'"
+# Every other major of MAJORS (GEN_MAJORS): its generated C alone, from its own schema/pgNN/ and its
+# libpg_query tree's pg_query.proto (the Makefile's check-generated-pgNN; the tree is mk/majors.mk's,
+# fetched from Debian once unless PGnn_DIR names one), and its model as libclang reads it from the
+# tree's headers. A folder edited by hand, or missing, fails with what to run.
+for m in ${GEN_MAJORS:-}; do
+	step "PostgreSQL $m's generated C (targets/c/generated/pg$m) is in sync with its inputs" \
+		make -s check-generated-pg"$m" BUILD="$BUILD"
+	step "schema/pg$m/nodes.json is what libclang reads from PostgreSQL $m's headers (its tree)" sh -c "
+		'$BUILD/pgbind-extract' --include-dir '$BUILD/majors/pg$m/tree/src/postgres/include' --out '$TMP/nodes$m.json' >/dev/null &&
+		diff -u schema/pg$m/nodes.json '$TMP/nodes$m.json'"
+	rm -rf "$TMP/stale-c" && mkdir -p "$TMP/stale-c" && cp -r "targets/c/generated/pg$m" "$TMP/stale-c/"
+	echo "// edited by hand" >>"$TMP/stale-c/pg$m/equal.inc.c"
+	expect_fail "... an edited file of it (equal.inc.c) fails make check-generated, saying what to run" 2 \
+		"error: $TMP/stale-c/pg$m, PostgreSQL $m's generated C, is stale or missing \(above\): run \`make generate\`" \
+		make -s check-generated-pg"$m" BUILD="$BUILD" C_GEN_ROOT="$TMP/stale-c"
+	rm -rf "$TMP/stale-c/pg$m"
+	expect_fail "... and so does its folder missing" 2 "error: $TMP/stale-c/pg$m, PostgreSQL $m's generated C, is stale or missing" \
+		make -s check-generated-pg"$m" BUILD="$BUILD" C_GEN_ROOT="$TMP/stale-c"
+done
 # GEN_ARGS without its targets: the inputs alone.
 gen_inputs() {
 	echo "$GEN_ARGS" | sed 's/--target [^ ]*//g; s/--templates [^ ]*//g; s/--[a-z-]*out [^ ]*//g'
@@ -278,6 +297,36 @@ grep -v '^ClusterStmt.relation ' schema/summary.txt >"$TMP/rules-table.txt"
 expect_fail "a field holding a table that no summary rule covers stops the generator, saying what to declare" 1 \
 	"rules-table.txt: error: ClusterStmt.relation holds a table \\(RangeVar\\) that no line covers: declare .*ClusterStmt.relation summary:none" \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o14") --node-rules "$TMP/rules-table.txt"
+# ... and its build_NAME: lines, the small statements the truncation measures with (node_rules.c)
+sed 's/^RangeVar          build_x:relname=x,/RangeVar          build_x:relnamee=x,/' schema/summary.txt >"$TMP/rules-build-field.txt"
+expect_fail "a build_ line setting a field the kind lacks stops the generator with file:line" 1 \
+	"rules-build-field.txt:[0-9]+:[0-9]+: error: RangeVar build_x: 'relnamee=x': expected FIELD=VALUE, FIELD a field of RangeVar" \
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o15") --node-rules "$TMP/rules-build-field.txt"
+sed 's/^RangeVar          build_x:relname=x,inh=true,/RangeVar          build_x:relname=x,inh=maybe,/' schema/summary.txt \
+	>"$TMP/rules-build-value.txt"
+expect_fail "... and one giving a field a value of another type" 1 \
+	"rules-build-value.txt:[0-9]+:[0-9]+: error: RangeVar build_x: RangeVar.inh \\(BOOL\\) cannot be set to 'maybe'" \
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o16") --node-rules "$TMP/rules-build-value.txt"
+sed 's/  less_measure_where:13$//' schema/summary.txt >"$TMP/rules-build-less.txt"
+expect_fail "... and a measure_ build without the length it takes off (less_NAME:)" 1 \
+	"rules-build-less.txt:[0-9]+:[0-9]+: error: SelectStmt: a measure_ build, and it only, says less_NAME:N" \
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o17") --node-rules "$TMP/rules-build-less.txt"
+grep -v '^ColumnRef         build_mark_where:' schema/summary.txt >"$TMP/rules-build-mark.txt"
+expect_fail "... and a truncated part with nothing declared to write in its place" 1 \
+	"rules-build-mark.txt:[0-9]+:[0-9]+: error: [A-Za-z]+ truncate: where: declare build_mark_where" \
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o18") --node-rules "$TMP/rules-build-mark.txt"
+# make regen's stop message (scripts/regen-hint.sh): a verify report with a normalize and a summary
+# check failing names each with its file to declare it in, and nothing for the checks that passed.
+printf '%s\n' 'MISMATCH a.sql:1 (statement at offset 0): normalize' '    SELECT 1' '3 statements in 1 files' \
+	'  fingerprint equals pg_query_fingerprint                 3 passed, 0 failed' \
+	'  normalize (from the tree) equals pg_query_normalize     2 passed, 1 failed' \
+	'  summary equals pg_query_summary (18 on)                 1 passed, 2 failed' '6 passed, 3 failed' >"$TMP/regen-report.txt"
+scripts/regen-hint.sh "$TMP/regen-report.txt" 16 >"$TMP/regen-hint.txt"
+step "make regen's stop message names the statement and, per failed check, the file to declare it in" sh -c "
+	grep -q '^MISMATCH a.sql:1' '$TMP/regen-hint.txt' &&
+	grep -A1 '^  normalize:' '$TMP/regen-hint.txt' | grep -q 'schema/libpg_query.txt (a normalize line with since:16' &&
+	grep -A1 '^  summary:' '$TMP/regen-hint.txt' | grep -q 'schema/summary.txt' &&
+	! grep -q '^  fingerprint:' '$TMP/regen-hint.txt' && test \$(grep -c '^  [a-z]' '$TMP/regen-hint.txt') -eq 2"
 touch "$TMP/a-file"
 expect_fail "an unwritable output directory stops the generator" 1 "cannot create output directory" \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/a-file")
@@ -577,10 +626,10 @@ step "command-line fuzz: every subcommand and input format, no signal, every fai
 	'$TMP/fuzz_cli' --pgbind '$SAN_BUILD/pgbind' --seed-pgbind '$PGBIND' --cases ${CLI_FUZZ_CASES:-400} \
 		--seed ${CLI_FUZZ_SEED:-1} --save '$BUILD/fuzz-cli' $SQL"
 
-section fuzz "fuzzing (libFuzzer, ${FUZZ_SECONDS:-60} s a target, fixed seed)"
+section fuzz "fuzzing (libFuzzer, ${FUZZ_SECONDS:+$FUZZ_SECONDS s a target}${FUZZ_SECONDS:-a fixed number of inputs a target}, fixed seed)"
 if [ -n "${HAVE_FUZZ:-}" ]; then
 	step "fuzz: saved regressions, then parse, decode, JSON and the three deparse targets (isolated deparse)" env BUILD="$BUILD" \
-		FUZZ_SECONDS="${FUZZ_SECONDS:-60}" tests/fuzz/run.sh
+		FUZZ_SECONDS="${FUZZ_SECONDS:-}" tests/fuzz/run.sh
 else
 	echo "     (clang not found: fuzzing not run; scripts/install-deps.sh installs it)"
 	step "clang present for fuzzing" false
@@ -663,8 +712,10 @@ step "... and statically (pkg-config --static)" sh -c "
 		\$(env $PCENV pkg-config $PCDEF --cflags pgbind) '$TMP/stage/usr/local/lib/libpgbind.a' \
 		\$(env $PCENV pkg-config $PCDEF --static --libs pgbind | sed 's/-lpgbind//') &&
 	'$TMP/smoke-static' 'delete from t' | grep -qx 'DeleteStmt: DELETE FROM t'"
-mkdir -p "$TMP/vendor/third_party/pgbind" && cp -r targets/c/runtime targets/c/generated "$TMP/vendor/third_party/pgbind/"
-step "targets/c/runtime/ and targets/c/generated/ build as a vendored drop-in" sh -c "
+# the runtime and the generated C of one major, as generated/ (as make dist's C sources)
+mkdir -p "$TMP/vendor/third_party/pgbind" && cp -r targets/c/runtime "$TMP/vendor/third_party/pgbind/" &&
+	cp -r "targets/c/generated/pg$PG_MAJOR" "$TMP/vendor/third_party/pgbind/generated"
+step "targets/c/runtime/ and targets/c/generated/pg$PG_MAJOR/ build as a vendored drop-in" sh -c "
 	cd '$TMP/vendor' && ${CC:-cc} ${SANFLAGS:-} -std=c11 -D_DEFAULT_SOURCE -O1 -o smoke '$PWD/tests/cli/smoke.c' third_party/pgbind/runtime/*.c \
 		-Ithird_party/pgbind/runtime -Ithird_party/pgbind/generated $PG_QUERY_INCLUDES -I'$PG_INCLUDE_SERVER' \
 		$PG_QUERY_LIBS -pthread && ./smoke 'insert into t values (1)' | grep -qx 'InsertStmt: INSERT INTO t VALUES (1)'"
@@ -746,6 +797,75 @@ expect_fail "deparse --pg=17 of it: its deparser's crash is an error (exit 1), n
 	"tz.sql:1:1: error: statement 1: libpg_query's deparser died of signal 11" "$BUILD/pgbind" --pg 17 deparse "$TMP/tz.sql"
 step "every major's command in one process, one after another: deparse with 15, 17, 18, 15, ... (each its own deparse server)" \
 	"$BUILD/majors/cli_sequence" "$TMP/tz.sql"
+
+# The generated converters between majors' parse trees (issue 52, part 3; mk/convert.mk,
+# docs/convert.md): the measurement per pair (build/convert/run-pgA-pgB.sh, written by make
+# convert-test) and the generator's refusals.
+section convert "converters between majors (tests/convert, docs/generated/majors-*.md)"
+step "make convert-test wrote a run script per pair" sh -c "ls '$BUILD'/convert/run-pg*-pg*.sh >/dev/null"
+for run in "$BUILD"/convert/run-pg*-pg*.sh; do
+	[ -e "$run" ] || continue
+	pair=${run##*/run-}
+	step "${pair%.sh}: up = the newer's parse but where docs/generated lists; up then down = identity; fuzz" "$run"
+	step "... the same under AddressSanitizer and UndefinedBehaviorSanitizer" \
+		env CONVERT_TEST="$BUILD/convert/convert_test_asan" "$run"
+done
+if [ -n "${HAVE_FUZZ:-}" ]; then
+	mkdir -p "$TMP/convert-fuzz"
+	step "libFuzzer on the converters (every table, both ways; seeded with real parses), 20 s, fixed seed" \
+		"$BUILD/convert/fuzz_convert" -seed=1 -max_total_time=20 -max_len=65536 "$TMP/convert-fuzz" "$BUILD/convert/seeds"
+fi
+# what a value with no older form says: its path, exactly (convert_test --show)
+cv_show() { "$BUILD/convert/convert_test" "$1" "$2" --show "$3" | grep -qxF "$4"; }
+step "down: MERGE's RETURNING (17) names its path in 15" cv_show 15 18 \
+	'MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN DELETE RETURNING t.id' \
+	'18 to 15: error 2: stmts[0].stmt.MergeStmt.returning_clause (18) has no form in 15 (at byte 116)'
+step "down: RETURNING WITH (OLD AS o) (18) is the moved clause's other field" cv_show 17 18 \
+	'UPDATE t SET v = 1 RETURNING WITH (OLD AS o) o.v' \
+	'18 to 17: error 2: stmts[0].stmt.UpdateStmt.returning_clause.options (18) has no form in 17 (at byte 46)'
+step "down: SET STATISTICS DEFAULT (17) leaves 15's integer nothing to read" cv_show 15 18 \
+	'ALTER STATISTICS s SET STATISTICS DEFAULT' \
+	'18 to 15: error 2: stmts[0].stmt.AlterStatsStmt.stxstattarget = absent (18) has no form in 15 (at byte 11)'
+step "up: SET STATISTICS 5 (15's integer) is 18's own parse (an Integer node)" cv_show 15 18 \
+	'ALTER STATISTICS s SET STATISTICS 5' "15 to 18: 26 bytes, equal to 18's own parse"
+step "... and down again 15's own" cv_show 15 18 \
+	'ALTER STATISTICS s SET STATISTICS 5' "18 to 15: 21 bytes, equal to 15's own parse"
+step "up: a CHECK constraint gets 18's is_enforced (default:true if:contype=...): 18's own parse" cv_show 15 18 \
+	'CREATE TABLE t (a int CHECK (a > 0))' "15 to 18: 139 bytes, equal to 18's own parse"
+step "down: NOT ENFORCED (18) is the default not holding: no form in 15" cv_show 15 18 \
+	'ALTER TABLE t ADD CONSTRAINT c CHECK (a > 0) NOT ENFORCED' \
+	'18 to 15: error 2: stmts[0].stmt.AlterTableStmt.cmds[0].AlterTableCmd.def.Constraint.is_enforced = 0 (18) has no form in 15 (at byte 35)'
+step "down: a VIRTUAL generated column (18) has no form in 17" cv_show 17 18 \
+	'CREATE TABLE t (a int, b int GENERATED ALWAYS AS (a) VIRTUAL)' \
+	"18 to 17: error 2: stmts[0].stmt.CreateStmt.table_elts[1].ColumnDef.constraints[0].Constraint.generated_kind = 'v' (18) has no form in 17 (at byte 161)"
+CV_GEN="$BUILD/pgbind-convert-gen"
+cv_arg() { echo "$1:$BUILD/majors/pg$1/tree/protobuf/pg_query.proto:$BUILD/majors/pg$1/tree/pg_query.h"; }
+step "the committed tables are what the generator makes of the trees (15-18, 17-18)" sh -c "
+	'$CV_GEN' $(cv_arg 15) $(cv_arg 18) schema/majors.txt '$TMP/cv1518.c' && cmp targets/c/generated/convert/pg15_pg18.c '$TMP/cv1518.c' &&
+	'$CV_GEN' $(cv_arg 17) $(cv_arg 18) schema/majors.txt '$TMP/cv1718.c' && cmp targets/c/generated/convert/pg17_pg18.c '$TMP/cv1718.c'"
+grep -v '^InsertStmt.returning_list' schema/majors.txt >"$TMP/majors-noret.txt"
+expect_fail "an undeclared field of the older major stops the generator with both protos' lines and the line to add" 1 \
+	'pg15/tree/protobuf/pg_query.proto:[0-9]+: error: InsertStmt.returning_list \(15\) has no field of that name in 18 \(message InsertStmt at .*pg18/tree/protobuf/pg_query.proto:[0-9]+\)' \
+	"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-noret.txt" "$TMP/cv.c"
+expect_fail "... and the lines that would declare it" 1 '^ +InsertStmt.returning_list moved:FIELD.FIELD until:15 ' \
+	"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-noret.txt" "$TMP/cv.c"
+grep -v '^AlterTableType.AT_CheckNotNull' schema/majors.txt >"$TMP/majors-noenum.txt"
+expect_fail "... so does an enum value the newer major lacks" 1 \
+	'error: enum value AlterTableType.AT_CheckNotNull \(17\) is not in 18.s enum AlterTableType \(.*pg18/tree/protobuf/pg_query.proto:[0-9]+\)' \
+	"$CV_GEN" "$(cv_arg 17)" "$(cv_arg 18)" "$TMP/majors-noenum.txt" "$TMP/cv.c"
+{ cat schema/majors.txt; echo 'SelectStmt.target_list dropped:true'; } >"$TMP/majors-stale.txt"
+expect_fail "a declaration that matches no difference is stale: refused with its line" 1 \
+	"majors-stale.txt:[0-9]+:[0-9]+: error: override 'SelectStmt.target_list dropped:true' matches nothing" \
+	"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-stale.txt" "$TMP/cv.c"
+{ cat schema/majors.txt; echo 'InsertStmt.returning_list dropped:true until:15'; } >"$TMP/majors-two.txt"
+expect_fail "two declarations of one difference are refused" 1 \
+	'majors-two.txt:[0-9]+:[0-9]+: error: InsertStmt.returning_list: declare one of moved:, map:, dropped:, unset:' \
+	"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-two.txt" "$TMP/cv.c"
+sed 's/^UpdateStmt.returning_list   moved:returning_clause.exprs/UpdateStmt.returning_list   moved:returning_clause.expr/' \
+	schema/majors.txt >"$TMP/majors-path.txt"
+expect_fail "a moved: path to no field of the newer major is refused" 1 \
+	'error: moved:returning_clause.expr: ReturningClause has no field expr' \
+	"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-path.txt" "$TMP/cv.c"
 
 section_end
 echo "$passed passed, $failed failed"

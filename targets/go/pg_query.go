@@ -18,9 +18,9 @@
 package pg_query
 
 /*
-// In the checkout the package links build/libpgbind.a; the packaged module (make dist,
-// scripts/dist.sh) replaces the two #cgo lines: there cgo compiles the C runtime itself.
-#cgo CFLAGS: -I${SRCDIR}/../c/runtime -I${SRCDIR}/../c/generated
+// In the checkout the package links build/libpgbind.a (cgo_gen.go names the generated C's folder);
+// the packaged module (make dist, scripts/dist.sh) replaces the two #cgo lines: cgo compiles the C.
+#cgo CFLAGS: -I${SRCDIR}/../c/runtime
 #cgo LDFLAGS: ${SRCDIR}/../../build/libpgbind.a -lpg_query -lpthread
 #include "pgbind_go.h"
 #if PG_VERSION_NUM / 10000 != PGBIND_PG_MAJOR

@@ -5,7 +5,10 @@
 //!
 //! The C sources and the proto: `csrc/` in a packaged crate (`make dist` puts the runtime, the
 //! generated C and the pg_query.proto they were generated from there); in the pgbind checkout,
-//! `targets/c/runtime`, `targets/c/generated` and the installed pg_query.proto.
+//! `targets/c/runtime`, the generated C of the linked libpg_query's major
+//! (`targets/c/generated/pgNN`: the checkout holds one folder per major, and the crate's own
+//! generated Rust is for the major make generates every target for, the library's) and the
+//! installed pg_query.proto.
 //! libpg_query and the PostgreSQL headers: `PG_QUERY_DIR` (a libpg_query source/build tree, as for
 //! make: its pg_query.h, libpg_query.a and src/postgres/include), else Debian's libpg-query-dev and
 //! postgresql-server-dev-MAJOR. A libpg_query of another PostgreSQL major than the generated
@@ -40,6 +43,14 @@ struct PgQuery {
     server: PathBuf,           // the PostgreSQL headers (postgres.h)
     link: Vec<String>,         // the compiler's arguments that link it (feature probes)
     proto: PathBuf,            // pg_query.proto of the library (used in the checkout)
+}
+
+/// The pg_query.h the build takes: `PG_QUERY_DIR`'s, else the installed one.
+fn pg_query_header() -> PathBuf {
+    match env::var_os("PG_QUERY_DIR").filter(|d| !d.is_empty()) {
+        Some(dir) => PathBuf::from(dir).join("pg_query.h"),
+        None => PathBuf::from("/usr/include/pg_query.h"),
+    }
 }
 
 fn pg_query(major: &str) -> PgQuery {
@@ -93,7 +104,8 @@ fn main() {
     let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
     println!("cargo:rerun-if-env-changed=PG_QUERY_DIR");
 
-    // The C sources: the package's csrc/, else the checkout's targets/c.
+    // The C sources: the package's csrc/ (its generated/ is one major's), else the checkout's
+    // targets/c, whose generated/pgNN is chosen by the library's major below.
     let packaged = manifest.join("csrc");
     let (c_root, proto_in_package) = if packaged.is_dir() {
         (packaged.clone(), Some(packaged.join("pg_query.proto")))
@@ -101,10 +113,25 @@ fn main() {
         (manifest.join("../c"), None)
     };
     let runtime = c_root.join("runtime");
-    let generated = c_root.join("generated");
+    let header_major = |header: &Path| {
+        define(header, "PG_VERSION_NUM").and_then(|num| num.parse::<u32>().ok()).map(|n| (n / 10000).to_string())
+    };
+    let generated = if proto_in_package.is_some() {
+        c_root.join("generated")
+    } else {
+        let header = pg_query_header();
+        let m = header_major(&header).unwrap_or_else(|| {
+            fail(&format!(
+                "no PG_VERSION_NUM in {}: install Debian's libpg-query-dev (or set PG_QUERY_DIR to a libpg_query tree)",
+                header.display()
+            ))
+        });
+        c_root.join("generated").join(format!("pg{}", m))
+    };
     let ast = generated.join("pgbind_ast.h");
-    let major = define(&ast, "PGBIND_PG_MAJOR")
-        .unwrap_or_else(|| fail(&format!("no PGBIND_PG_MAJOR in {}: the crate's generated C is missing", ast.display())));
+    let major = define(&ast, "PGBIND_PG_MAJOR").unwrap_or_else(|| {
+        fail(&format!("no PGBIND_PG_MAJOR in {}: the crate's generated C for that major is missing (make generate)", ast.display()))
+    });
     for dir in [&runtime, &generated] {
         println!("cargo:rerun-if-changed={}", dir.display());
     }
@@ -112,7 +139,7 @@ fn main() {
     // libpg_query, of the generated code's major.
     let pq = pg_query(&major);
     let num = define(&pq.header, "PG_VERSION_NUM").unwrap_or_else(|| fail(&format!("no PG_VERSION_NUM in {}", pq.header.display())));
-    let lib_major = num.parse::<u32>().map(|n| (n / 10000).to_string()).unwrap_or_default();
+    let lib_major = header_major(&pq.header).unwrap_or_default();
     if lib_major != major {
         fail(&format!(
             "{} is libpg_query for PostgreSQL {} (PG_VERSION_NUM {}), but this crate's generated code is for PostgreSQL {}: \

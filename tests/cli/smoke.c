@@ -1,7 +1,7 @@
 /*
  * smoke.c -- a program that uses only pgbind.h, built three ways by `make check`: against the
  * staged install through pkg-config (shared and static), and from a vendored copy of targets/c/runtime/ and
- * targets/c/generated/. Parses its argument, prints the statement kind and the deparsed SQL.
+ * targets/c/generated/pgNN/ (as generated/). Parses its argument, prints the statement kind and the deparsed SQL.
  */
 #include "pgbind.h"
 #include "pgbind_reflect.h"

@@ -21,8 +21,10 @@ root=$(pwd)
 dist=$(cd "${1:-build/dist}" && pwd) || exit 2
 build=
 if [ $# -ge 2 ]; then build=$(cd "$2" && pwd) || exit 2; fi
-major=$(sed -n 's/^#define PGBIND_PG_MAJOR \([0-9]*\)$/\1/p' targets/c/generated/pgbind_ast.h)
-version=0.$major.0
+# the major the packages are for: their version, 0.MAJOR.N (scripts/dist.sh)
+version=$(ls "$dist" | sed -n 's/^pgbind-c-\(0\.[0-9]*\.[0-9]*\)\.tar\.gz$/\1/p')
+major=$(echo "$version" | cut -d. -f2)
+[ -n "$major" ] || { echo "tests/dist/run.sh: no pgbind-c-0.MAJOR.N.tar.gz in $dist: run make dist" >&2; exit 2; }
 export PATH="/usr/bin:$PATH"
 work=$(mktemp -d /tmp/pgbind-dist.XXXXXX)
 # nothing from the caller's home: cargo's and Go's homes (CARGO_HOME, GOPATH) start empty (but

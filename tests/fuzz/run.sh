@@ -1,11 +1,17 @@
 #!/bin/sh
-# run.sh -- runs each libFuzzer target for FUZZ_SECONDS (seed FUZZ_SEED) on a corpus made from tests/sql,
-# after replaying every saved regression input (tests/fuzz/regressions/<target>/). A crash leaves
-# its input in $BUILD/fuzz/artifacts/; copy it into regressions/ when it is fixed.
+# run.sh -- runs each libFuzzer target (seed FUZZ_SEED) on a corpus made from tests/sql, after
+# replaying every saved regression input (tests/fuzz/regressions/<target>/). A crash leaves its
+# input in $BUILD/fuzz/artifacts/; copy it into regressions/ when it is fixed.
+#
+# How long: by default (make check) a fixed number of inputs per target (runs_of below), so that
+# with the fixed seed the same inputs run on a fast machine as on a slow one and the result does
+# not depend on the machine's speed (a time limit once let a quiet machine find what a loaded one
+# missed); the counts take about 45 s a target on two idle cores. FUZZ_SECONDS=N (make fuzz)
+# fuzzes each target for N seconds instead.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 BUILD=${BUILD:-build}
-FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+FUZZ_SECONDS=${FUZZ_SECONDS:-}
 FUZZ_SEED=${FUZZ_SEED:-1} # fixed in make check, so a failure there reproduces; make fuzz FUZZ_SEED=0 picks one
 out=$BUILD/fuzz
 mkdir -p "$out/artifacts" "$out/seeds/parse" "$out/seeds/decode" "$out/seeds/json" "$out/corpus/parse" \
@@ -41,10 +47,26 @@ done
 # report (which starts a symbolizer) once hung a run after its last input, so it is off, and every
 # run is bounded by timeout so that nothing here can stall CI.
 export ASAN_OPTIONS="detect_leaks=0:symbolize=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
-limit=$((FUZZ_SECONDS + 120))
+# Inputs per target in make check. Measured (2026-12-07, the two shared cores at load 6-9, two
+# targets at a time): 150,000 parse inputs in 92 s, 300,000 deparse_pb in 124 s, 1,000,000 decode
+# in 126 s, 800,000 deparse_json in 138 s, 1,200,000 json in 119 s, 15,000 deparse_tree in 187 s
+# (its trees crash the deparser most: each crash a restart of the deparse server); the counts
+# below are about 45-60 s a target on two idle cores.
+runs_of() {
+	case $1 in
+	parse) echo 120000 ;;
+	deparse_pb) echo 200000 ;;
+	decode) echo 800000 ;;
+	deparse_json) echo 600000 ;;
+	json) echo 1000000 ;;
+	deparse_tree) echo 8000 ;;
+	esac
+}
+# A bound on each run, only against a hang: the fixed counts take what the machine needs.
+limit=$(( ${FUZZ_SECONDS:-900} + 120 ))
 
-# One target: its saved regressions replayed, then FUZZ_SECONDS of fuzzing; its report in
-# $out/$target.result, its status in $out/$target.status.
+# One target: its saved regressions replayed, then its inputs (or FUZZ_SECONDS of fuzzing); its
+# report in $out/$target.result, its status in $out/$target.status.
 run_target() {
 	target=$1
 	case $target in
@@ -66,11 +88,17 @@ run_target() {
 			return
 		fi
 	fi
-	if timeout -k 10 "$limit" "$bin" -seed="$FUZZ_SEED" -max_total_time="$FUZZ_SECONDS" -max_len=4096 -timeout=20 -rss_limit_mb=4096 \
+	if [ -n "$FUZZ_SECONDS" ]; then
+		how=-max_total_time=$FUZZ_SECONDS
+	else
+		how=-runs=$(runs_of "$target")
+	fi
+	started=$(date +%s)
+	if timeout -k 10 "$limit" "$bin" -seed="$FUZZ_SEED" "$how" -max_len=4096 -timeout=20 -rss_limit_mb=4096 \
 		-artifact_prefix="$out/artifacts/$target-" -print_final_stats=1 \
 		"$out/corpus/$target" "$seeds" >"$out/$target.log" 2>&1; then
 		runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$out/$target.log" | awk '{print $2}')
-		echo "fuzz_$target: ${runs:-?} inputs in ${FUZZ_SECONDS}s, no failure" >"$result"
+		echo "fuzz_$target: ${runs:-?} inputs in $(($(date +%s) - started)) s (${how#-}), no failure" >"$result"
 		# the deparse targets hand trees from outside to the isolated deparse: a crash of
 		# libpg_query's deparser in its child is a reported error, not a failure; counted here
 		crashed=$(grep -c 'the isolated deparser crashed' "$out/$target.log" "$out/$target.replay.log" 2>/dev/null |

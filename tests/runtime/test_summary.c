@@ -26,13 +26,16 @@ static size_t unhex(const char *hex, uint8_t *out)
 	return n;
 }
 
-/* One case: where names it in a failure; hex is libpg_query's bytes, or ERROR. */
-static void check_case(const char *where, int limit, const char *sql, const char *hex)
+/* One case, from pgbind's tree (pgbind_summary) or from the SQL (pgbind_summary_sql, on
+ * PostgreSQL's tree): where names it in a failure; hex is libpg_query's bytes, or ERROR. */
+static void check_route(const char *where, bool from_sql, int limit, const char *sql, const char *hex)
 {
 	pgbind_Arena *arena = pgbind_Arena_New();
 	pgbind_Status status = {0};
-	pgbind_ParseResult *tree = pgbind_parse(sql, NULL, arena, &status);
-	pgbind_Summary *s = tree ? pgbind_summary(tree, limit, NULL, arena, &status) : NULL;
+	pgbind_ParseResult *tree = from_sql ? NULL : pgbind_parse(sql, NULL, arena, &status);
+	pgbind_Summary *s = from_sql ? pgbind_summary_sql(sql, limit, NULL, arena, &status)
+						: tree   ? pgbind_summary(tree, limit, NULL, arena, &status)
+								 : NULL;
 	const uint8_t *data = NULL;
 	size_t len = 0;
 	bool ours = s && pgbind_summary_encode(s, arena, &data, &len, &status);
@@ -40,7 +43,8 @@ static void check_case(const char *where, int limit, const char *sql, const char
 	uint8_t *want = xmalloc(strlen(hex) / 2 + 1);
 	size_t want_len = theirs ? unhex(hex, want) : 0;
 	bool same = ours == theirs && (!ours || cli_summary_bytes_equal(data, len, want, want_len));
-	CHECK(same, "%s (truncate %d) %s\n      pgbind:      %s\n      libpg_query: %s", where, limit, sql,
+	CHECK(same, "%s (%s, truncate %d) %s\n      pgbind:      %s\n      libpg_query: %s", where,
+		  from_sql ? "pgbind_summary_sql" : "pgbind_summary", limit, sql,
 		  ours ? "answered (bytes below)" : status.message, hex);
 	if (!same && ours) {
 		char a[2048];
@@ -51,6 +55,12 @@ static void check_case(const char *where, int limit, const char *sql, const char
 	}
 	free(want);
 	pgbind_Arena_Free(arena);
+}
+
+static void check_case(const char *where, int limit, const char *sql, const char *hex)
+{
+	check_route(where, false, limit, sql, hex);
+	check_route(where, true, limit, sql, hex);
 }
 
 static void check_cases(const char *path)

@@ -1,5 +1,5 @@
 /*
- * test_walk.c -- the walker and the mutator (targets/c/runtime/walk.c over targets/c/generated/walk.inc.c) and the
+ * test_walk.c -- the walker and the mutator (targets/c/runtime/walk.c over targets/c/generated/pgNN/walk.inc.c) and the
  * two example programs.
  *
  * The expectations come from the descriptor tables (pgbind_reflect.h), which are generated from

@@ -2,7 +2,7 @@
  * contract.c -- checks a tree against the deparse contract of the linked libpg_query before its
  * deparser sees it: one walk over the tree, generated per message with what the contract's rules
  * ask of each of its fields wherever it sits (no parent, sibling or other field's value decides a
- * rule: targets/c/generated/deparse.inc.c, from schema/pgNN/deparse.txt, which
+ * rule: targets/c/generated/pgNN/deparse.inc.c, from schema/pgNN/deparse.txt, which
  * tools/deparse-probe writes by deparsing real statements with each field cleared or changed); a
  * message that does not meet that is read against the rules themselves (the tables of
  * deparse.inc.c), which say which rule it breaks. A second walk, over the descriptor tables

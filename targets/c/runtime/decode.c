@@ -13,7 +13,7 @@
  * into identifiers (SELECT x\xff), libpg_query writes them as they are and protobuf-c reads them
  * back, so refusing them would refuse libpg_query's own output.
  *
- * The per-message functions are generated (targets/c/generated/decode.inc.c); each DEC_<WIRE> macro below
+ * The per-message functions are generated (targets/c/generated/pgNN/decode.inc.c); each DEC_<WIRE> macro below
  * is one `case` of a message's switch over its (field number, wire type) keys.
  */
 #include "internal.h"

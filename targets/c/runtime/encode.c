@@ -24,7 +24,7 @@
  * oneof when set (even if its message is empty), a NULL element of a repeated Node field as an
  * empty Node message, repeated uint64 packed.
  *
- * The per-message functions are generated (targets/c/generated/encode.inc.c) as flat lists of
+ * The per-message functions are generated (targets/c/generated/pgNN/encode.inc.c) as flat lists of
  * ENC_<WIRE>(number, field, type) lines; each wire kind is one macro below.
  */
 #include "internal.h"

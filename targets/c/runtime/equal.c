@@ -1,5 +1,5 @@
 /*
- * equal.c -- deep equality of two ASTs, field by field (targets/c/generated/equal.inc.c).
+ * equal.c -- deep equality of two ASTs, field by field (targets/c/generated/pgNN/equal.inc.c).
  *
  * Strings compare by content (NULL counts as "", as on the wire), doubles by value or else by
  * their bits (-0.0 equals 0.0, which the protocol writes alike; a NaN equals the same NaN), arrays

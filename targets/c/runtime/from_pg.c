@@ -1,7 +1,7 @@
 /*
  * from_pg.c -- PostgreSQL raw parse nodes -> pgbind AST, and pgbind_parse().
  *
- * The per-node converters are generated (targets/c/generated/from_pg.inc.c): each is a flat list of
+ * The per-node converters are generated (targets/c/generated/pgNN/from_pg.inc.c): each is a flat list of
  * FROM_PG_<KIND>(c_field, ast_field, type) lines, one per proto field. What each conversion kind
  * means is defined here, once, by the macros below (the shape of PostgreSQL's copyfuncs.c).
  *
@@ -345,6 +345,40 @@ pgbind_ParseResult *pgbind_from_pg_parse_tree(const void *raw_stmt_list, const p
 	return cx.failed ? NULL : r;
 }
 
+bool pgbind_with_raw_parse(const char *sql, const pgbind_Options *options, pgbind_Status *status,
+						   bool (*fn)(const void *raw_stmt_list, void *ctx), void *ctx)
+{
+	(void)options; /* the parser takes none yet */
+	MemoryContext mc = pg_query_enter_memory_context();
+	PgQueryInternalParsetreeAndError raw = PGBIND_RAW_PARSE(sql);
+	bool ok = false;
+	if (raw.error) {
+		pgbind_fail(status, PGBIND_ERROR_SYNTAX, "%s", raw.error->message ? raw.error->message : "syntax error");
+		if (status)
+			status->cursorpos = raw.error->cursorpos;
+		pg_query_free_error(raw.error);
+	} else {
+		ok = fn(raw.tree, ctx);
+	}
+	free(raw.stderr_buffer);
+	pg_query_exit_memory_context(mc);
+	return ok;
+}
+
+typedef struct {
+	const pgbind_Options *options;
+	pgbind_Arena *arena;
+	pgbind_Status *status;
+	pgbind_ParseResult *result;
+} ParseCall;
+
+static bool convert(const void *raw_stmt_list, void *ctx)
+{
+	ParseCall *c = ctx;
+	c->result = pgbind_from_pg_parse_tree(raw_stmt_list, c->options, c->arena, c->status);
+	return c->result != NULL;
+}
+
 pgbind_ParseResult *pgbind_parse(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
 								 pgbind_Status *status)
 {
@@ -352,18 +386,7 @@ pgbind_ParseResult *pgbind_parse(const char *sql, const pgbind_Options *options,
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "%s is NULL", sql ? "arena" : "sql");
 		return NULL;
 	}
-	MemoryContext ctx = pg_query_enter_memory_context();
-	PgQueryInternalParsetreeAndError raw = PGBIND_RAW_PARSE(sql);
-	pgbind_ParseResult *result = NULL;
-	if (raw.error) {
-		pgbind_fail(status, PGBIND_ERROR_SYNTAX, "%s", raw.error->message ? raw.error->message : "syntax error");
-		if (status)
-			status->cursorpos = raw.error->cursorpos;
-		pg_query_free_error(raw.error);
-	} else {
-		result = pgbind_from_pg_parse_tree(raw.tree, options, arena, status);
-	}
-	free(raw.stderr_buffer);
-	pg_query_exit_memory_context(ctx);
-	return result;
+	ParseCall c = {options, arena, status, NULL};
+	pgbind_with_raw_parse(sql, options, status, convert, &c);
+	return c.result;
 }

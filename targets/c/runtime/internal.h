@@ -39,6 +39,12 @@ size_t pgbind_stack_left(void);
 /* The effective nesting limit of options (which may be NULL). */
 int pgbind_max_depth(const pgbind_Options *options);
 
+/* sql's raw parse (libpg_query's parser), handed to fn inside libpg_query's memory context, where
+ * the tree lives until fn returns (from_pg.c: pgbind_parse, and the summary from SQL). A syntax
+ * error goes to status (PGBIND_ERROR_SYNTAX, cursorpos) and returns false; else fn's result. */
+bool pgbind_with_raw_parse(const char *sql, const pgbind_Options *options, pgbind_Status *status,
+						   bool (*fn)(const void *raw_stmt_list, void *ctx), void *ctx);
+
 /* libpg_query's fingerprint computed over the AST itself (targets/c/runtime/fingerprint.c): of tree (its
  * statements, as pg_query_fingerprint of its SQL) when tree is not NULL, else of root (as
  * pg_query_fingerprint_node of its nodes). It reads 100 levels of nodes, as libpg_query's does;
@@ -90,7 +96,7 @@ bool pgbind_first_difference(const pgbind_ParseResult *a, const pgbind_ParseResu
 /*
  * libpg_query's behaviours, declared per version in schema/libpg_query.txt (each
  * line for the majors its since:/until: say; checked by pgbind-gen against the model: an unknown kind or field
- * stops it) and generated into targets/c/generated/libpg_query.inc.c, indexed like pgbind_message_descs
+ * stops it) and generated into targets/c/generated/pgNN/libpg_query.inc.c, indexed like pgbind_message_descs
  * and each message's fields. What each flag means, once (the schema files' keys in brackets):
  */
 enum {

@@ -1,6 +1,6 @@
 /*
  * node_rules.h -- the per-kind knowledge of libpg_query's summary (schema/summary.txt, generated
- * into targets/c/generated/node_rules.inc.c), indexed by node tag once (raw_walk.c), for the raw
+ * into targets/c/generated/pgNN/node_rules.inc.c), indexed by node tag once (raw_walk.c), for the raw
  * walker (raw_walk.c), the summary (summary.c) and its truncation (truncate.c). What each rule and
  * action means is written in schema/summary.txt's head.
  */
@@ -62,6 +62,17 @@ typedef enum {
 	PGBIND_NA_cte_query,
 } pgbind_NodeAction;
 
+/* How the summary reads the field in PostgreSQL's own node (the raw parse tree, which the summary
+ * from SQL walks instead of pgbind's tree). */
+typedef enum {
+	PGBIND_CF_none,
+	PGBIND_CF_node,   /* a Node * (or a pointer to one kind) */
+	PGBIND_CF_list,   /* a List * of nodes, NIL when empty */
+	PGBIND_CF_string, /* a char * */
+	PGBIND_CF_bool,
+	PGBIND_CF_enum, /* a C enum: the condition's cond_c_values */
+} pgbind_NodeCField;
+
 /* One line of schema/summary.txt for this major, on one field. */
 typedef struct {
 	uint16_t message; /* index in pgbind_message_descs */
@@ -71,8 +82,18 @@ typedef struct {
 	int16_t field;    /* index in the kind's fields, -1 for none */
 	int16_t cond_field;
 	bool cond_negate;
-	int32_t cond_values[8]; /* 0-terminated */
+	int32_t cond_values[8];   /* 0-terminated */
+	uint16_t c_offset;        /* the field in PostgreSQL's node: its offset */
+	uint8_t c_how;            /* pgbind_NodeCField */
+	uint16_t cond_c_offset;   /* the condition's field in PostgreSQL's node */
+	int32_t cond_c_values[8]; /* cond_values' C values, one for each */
 } pgbind_NodeRuleLine;
+
+/* A node kind's PostgreSQL tag (T_...) and its index in pgbind_message_descs. */
+typedef struct {
+	int32_t tag;
+	uint16_t message;
+} pgbind_NodeRuleCKind;
 
 /* What a built node's field is set to (schema/summary.txt's build_NAME:F=V). */
 typedef enum {
@@ -116,21 +137,39 @@ typedef struct {
 	size_t n;
 } pgbind_NodeRules;
 
-/* The lines of node's kind; thread-safe. */
-pgbind_NodeRules pgbind_node_rules(const pgbind_Node *node);
-/* Its field of line l. */
-const pgbind_FieldDesc *pgbind_rule_field(const pgbind_NodeRuleLine *l);
-/* Whether line l's condition holds on node. */
-bool pgbind_rule_holds(const pgbind_Node *node, const pgbind_NodeRuleLine *l);
-/* Whether node's kind has a line (rule, action). */
-bool pgbind_rule_has(const pgbind_Node *node, pgbind_NodeRule rule, pgbind_NodeAction action);
-/* The field of node's kind ruled (rule, action), or NULL. */
-const pgbind_FieldDesc *pgbind_rule_find(const pgbind_Node *node, pgbind_NodeRule rule, pgbind_NodeAction action);
+struct pgbind_RawForm; /* raw_walk.h: the form of tree node is of */
 
-/* A field's value: a node (NULL for other kinds), a list (items, n), a string. */
-const pgbind_Node *pgbind_field_node(const pgbind_Node *node, const pgbind_FieldDesc *f);
-pgbind_Node *const *pgbind_field_list(const pgbind_Node *node, const pgbind_FieldDesc *f, size_t *n);
-const char *pgbind_field_string(const pgbind_Node *node, const pgbind_FieldDesc *f);
-bool pgbind_field_bool(const pgbind_Node *node, const pgbind_FieldDesc *f);
+/* The lines of node's kind. */
+pgbind_NodeRules pgbind_node_rules(const struct pgbind_RawForm *form, const pgbind_Node *node);
+/* Whether line l's condition holds on node. */
+bool pgbind_rule_holds(const struct pgbind_RawForm *form, const pgbind_Node *node, const pgbind_NodeRuleLine *l);
+/* node's kind's line (rule, action), or NULL. */
+const pgbind_NodeRuleLine *pgbind_rule_line(const struct pgbind_RawForm *form, const pgbind_Node *node,
+											pgbind_NodeRule rule, pgbind_NodeAction action);
+
+/* The value of line l's field in node (l a line of node's kind; NULL l reads as absent): a string,
+ * a bool (raw_walk.h: a node, a list). */
+const char *pgbind_line_string(const struct pgbind_RawForm *form, const pgbind_Node *node,
+							   const pgbind_NodeRuleLine *l);
+bool pgbind_line_bool(const struct pgbind_RawForm *form, const pgbind_Node *node, const pgbind_NodeRuleLine *l);
+
+/* pgbind's tree only (truncate.c writes it): line l's field descriptor, and a field's value. */
+static inline const pgbind_FieldDesc *pgbind_rule_field(const pgbind_NodeRuleLine *l)
+{
+	return l->field < 0 ? NULL : &pgbind_message_descs[l->message].fields[l->field];
+}
+
+static inline const pgbind_Node *pgbind_field_node(const pgbind_Node *node, const pgbind_FieldDesc *f)
+{
+	bool one = f && (f->wire == PGBIND_WIRE_NODE || f->wire == PGBIND_WIRE_MESSAGE || f->wire == PGBIND_WIRE_ONEOF);
+	return one ? *(const pgbind_Node *const *)((const char *)node + f->offset) : NULL;
+}
+
+static inline pgbind_Node *const *pgbind_field_list(const pgbind_Node *node, const pgbind_FieldDesc *f, size_t *n)
+{
+	bool many = f && (f->wire == PGBIND_WIRE_REPEATED_NODE || f->wire == PGBIND_WIRE_REPEATED_MESSAGE);
+	*n = many ? *(const size_t *)((const char *)node + f->count_offset) : 0;
+	return many ? *(pgbind_Node *const *const *)((const char *)node + f->offset) : NULL;
+}
 
 #endif

@@ -39,7 +39,7 @@ extern "C" {
 /* The generated code and this runtime must come from the same pgbind: see `make regen`. */
 #define PGBIND_RUNTIME_GEN_VERSION 1
 #if PGBIND_GEN_VERSION != PGBIND_RUNTIME_GEN_VERSION
-#error "targets/c/generated/pgbind_ast.h was generated for another pgbind runtime: run make regen"
+#error "targets/c/generated/pgNN/pgbind_ast.h was generated for another pgbind runtime: run make regen"
 #endif
 
 /* ---- Status ---------------------------------------------------------------------------------- */
@@ -447,6 +447,15 @@ typedef struct pgbind_Summary {
  */
 PGBIND_API pgbind_Summary *pgbind_summary(const pgbind_ParseResult *tree, int truncate_limit,
 										  const pgbind_Options *options, pgbind_Arena *arena, pgbind_Status *status);
+
+/*
+ * The summary of sql, as pgbind_summary of pgbind_parse's tree gives it, but computed on
+ * PostgreSQL's own raw parse tree, without building pgbind's (only a truncated query needs it):
+ * pg_query_summary's route. Strings are in arena. Errors: pgbind_parse's (PGBIND_ERROR_SYNTAX with
+ * cursorpos) and pgbind_summary's. Thread-safe.
+ */
+PGBIND_API pgbind_Summary *pgbind_summary_sql(const char *sql, int truncate_limit, const pgbind_Options *options,
+											  pgbind_Arena *arena, pgbind_Status *status);
 
 /* summary as protobuf bytes (pg_query.SummaryResult, targets/c/runtime/summary.proto), in arena:
  * byte for byte what pg_query_summary returns for the same SQL, but for the order of the alias

@@ -1,5 +1,5 @@
 /*
- * pgbind_reflect.h -- descriptor tables of the AST (targets/c/generated/reflect.inc.c): for each message
+ * pgbind_reflect.h -- descriptor tables of the AST (targets/c/generated/pgNN/reflect.inc.c): for each message
  * its fields with proto numbers, wire kinds and offsets; for each enum its value names; for each
  * node tag its message. For tools that walk any tree generically (printers, diff tools). The
  * converters and the encoder do not use them: they are generated straight-line code.

@@ -1,5 +1,5 @@
 /*
- * pgbind_walk.h -- walking and rewriting pgbind ASTs (targets/c/runtime/walk.c, targets/c/generated/walk.inc.c).
+ * pgbind_walk.h -- walking and rewriting pgbind ASTs (targets/c/runtime/walk.c, targets/c/generated/pgNN/walk.inc.c).
  *
  * Two ways to walk, as in PostgreSQL:
  *

@@ -1,5 +1,5 @@
 /*
- * reflect.c -- the generated descriptor tables (targets/c/generated/reflect.inc.c) and lookups over them.
+ * reflect.c -- the generated descriptor tables (targets/c/generated/pgNN/reflect.inc.c) and lookups over them.
  */
 #include "internal.h"
 

@@ -9,7 +9,7 @@
  * pg_query_enter_memory_context() returned), with MemoryContextAllocExtended(..., NO_OOM), so an
  * allocation failure is an error status, never a longjmp. Errors are sticky, as in from_pg.c.
  *
- * The per-node converters are generated (targets/c/generated/to_pg.inc.c) as TO_PG_<KIND> lines.
+ * The per-node converters are generated (targets/c/generated/pgNN/to_pg.inc.c) as TO_PG_<KIND> lines.
  */
 #include "pg_headers.h"
 

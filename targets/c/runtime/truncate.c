@@ -44,6 +44,7 @@ typedef struct {
 	size_t n, cap;
 	int32_t depth;
 	bool failed;
+	const pgbind_RawForm *form; /* pgbind's tree */
 } Trunc;
 
 static const char MARK[] = "\xe2\x80\xa6"; /* "…" */
@@ -215,16 +216,16 @@ static bool find_cuts(pgbind_RawItem item, void *ctx)
 	pgbind_Node *n = (pgbind_Node *)item.node;
 	if (n && n->tag == PGBIND_T_RawStmt)
 		return pgbind_raw_offer(((pgbind_RawStmt *)n)->stmt, find_cuts, t);
-	pgbind_NodeRules r = pgbind_node_rules(n);
+	pgbind_NodeRules r = pgbind_node_rules(t->form, n);
 	for (size_t i = 0; i < r.n; i++)
 		if (r.lines[i]->rule == PGBIND_NR_truncate) {
 			const pgbind_FieldDesc *f = pgbind_rule_field(r.lines[i]);
 			add_cut(t, r.lines[i]->action, n, f, part_length(t, r.lines[i]->action, n, f));
 		}
-	if (!pgbind_raw_walked(item))
+	if (!pgbind_raw_walked(t->form, item))
 		return false;
 	int32_t depth = t->depth++;
-	bool stopped = pgbind_raw_children(item, find_cuts, t);
+	bool stopped = pgbind_raw_children(t->form, item, find_cuts, t);
 	t->depth = depth;
 	return stopped;
 }
@@ -323,7 +324,7 @@ const char *pgbind_truncate(const pgbind_ParseResult *tree, int max_length, cons
 					max_length < 0 ? "max_length must not be negative" : "tree and arena are required");
 		return NULL;
 	}
-	Trunc t = {tree->version, options, arena, status, NULL, 0, 0, 0, false};
+	Trunc t = {tree->version, options, arena, status, NULL, 0, 0, 0, false, pgbind_raw_form(false)};
 	char *out = deparse_copy(&t, tree);
 	if (!out || strlen(out) <= (size_t)max_length)
 		return out;

@@ -1,7 +1,7 @@
 /*
  * walk.c -- visiting and rewriting the children of AST nodes (pgbind_walk.h).
  *
- * targets/c/generated/walk.inc.c holds one "stepper" per message: called with a Frame, it finds the next
+ * targets/c/generated/pgNN/walk.inc.c holds one "stepper" per message: called with a Frame, it finds the next
  * occupied child slot of the message at or after the frame's position, offers it (offer()
  * below), stores the callback's edit back into the typed field, advances the frame and returns.
  * Each of the STEP_* macros here says once what that means for one wire kind, as encode.c does
@@ -57,7 +57,7 @@ typedef enum SlotKind {
 	SLOT_MESSAGE_ARRAY, /* an element of a repeated message field: cannot be NULL */
 } SlotKind;
 
-/* targets/c/generated/walk.inc.c: does oneof number `oneof` (pgbind_oneof_descs order) admit this tag? */
+/* targets/c/generated/pgNN/walk.inc.c: does oneof number `oneof` (pgbind_oneof_descs order) admit this tag? */
 static bool walk_oneof_has(int32_t oneof, uint32_t tag);
 
 static const char *tag_name(uint32_t tag)

@@ -6,7 +6,7 @@
 //   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
 //   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
 //   schema/pg15/deparse.txt      fnv1a64 2744f63c046ccf3d
-//   schema/summary.txt           fnv1a64 78c73ec31468fb20
+//   schema/summary.txt           fnv1a64 a446eef7876c933e
 //   targets/go/makefuncs.txt     fnv1a64 e95153708772445a
 
 // views.rs -- typed, borrowed views of pgbind's C AST: one Copy type per message with one accessor

@@ -29,7 +29,7 @@ pub mod protobuf {
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, non_upper_case_globals, dead_code, deref_nullptr, clippy::all)]
 pub mod ffi {
-    //! bindgen's mirror of pgbind's C API (targets/c/runtime/pgbind.h, targets/c/generated/pgbind_ast.h) and of the
+    //! bindgen's mirror of pgbind's C API (targets/c/runtime/pgbind.h, targets/c/generated/pgNN/pgbind_ast.h) and of the
     //! libpg_query entry points the verification suite and the benchmark compare with.
     include!(concat!(env!("OUT_DIR"), "/ffi.rs"));
 }

@@ -317,7 +317,9 @@ mkdir -p "$TMP/pristine/server"
 		[ ! -f "$SRV/$h" ] || printf '#include "%s"\n' "$h"
 	done
 } >"$TMP/tu.c"
-if $CC -std=gnu11 -M "$TMP/tu.c" -Itargets/c/runtime -Itargets/c/generated -I"$PGQ_INC" -I"$SRV" >"$TMP/deps" 2>"$TMP/deps.err"; then
+# the generated C of the headers' major
+MAJOR=$(sed -n 's/^#define PG_MAJORVERSION "\([0-9]*\)".*/\1/p' "$SRV/pg_config.h")
+if $CC -std=gnu11 -M "$TMP/tu.c" -Itargets/c/runtime -Itargets/c/generated/pg"$MAJOR" -I"$PGQ_INC" -I"$SRV" >"$TMP/deps" 2>"$TMP/deps.err"; then
 	tr ' \\' '\n\n' <"$TMP/deps" | grep "^$SRV/" | sort -u | sed "s|^$SRV/||" >"$TMP/headers"
 	while read -r h; do
 		mkdir -p "$TMP/pristine/server/$(dirname "$h")" && cp "$SRV/$h" "$TMP/pristine/server/$h"
@@ -336,7 +338,7 @@ cp -R "$TMP/pristine/." "$TMP/base/"
 regen "$TMP/base"
 "$EXTRACT" --include-dir "$SRV" --out "$TMP/installed.json" >/dev/null 2>&1
 check "the copied headers give the model the installed ones give" diff -u "$TMP/installed.json" "$TMP/base/nodes.json"
-check "the compile reads the temporary generated files, not targets/c/generated/" sh -c "
+check "the compile reads the temporary generated files, not targets/c/generated/pg$MAJOR/" sh -c "
 	$CC -std=gnu11 -M targets/c/runtime/from_pg.c -Itargets/c/runtime -I'$TMP/base/gen' -I'$PGQ_INC' -I'$TMP/base/server' |
 		grep -q '$TMP/base/gen/from_pg.inc.c'"
 compile_runtime "$TMP/base"

@@ -7,7 +7,7 @@
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
  *   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
  *   schema/pg15/deparse.txt      fnv1a64 2744f63c046ccf3d
- *   schema/summary.txt           fnv1a64 78c73ec31468fb20
+ *   schema/summary.txt           fnv1a64 a446eef7876c933e
  *   targets/go/makefuncs.txt     fnv1a64 e95153708772445a
  */
 /*
@@ -36,7 +36,7 @@
 #define PGBIND_GEN_VERSION 1
 
 /* The PostgreSQL major whose node headers and libpg_query protocol this AST was generated from:
- * code that must build against several (a vendored targets/c/generated/ of each) can test it. */
+ * code that must build against several (a vendored targets/c/generated/pgNN/ of each) can test it. */
 #define PGBIND_PG_MAJOR 15
 
 #define PGBIND_NODE_KIND_COUNT 238
