@@ -351,7 +351,7 @@ if [ -z "${PG_QUERY_DIR:-}" ]; then
 	ln -s /usr/include/pg_query/pg_query_internal.h "$pqd/src/"
 	ln -s "$PG_INCLUDE_SERVER" "$pqd/src/postgres/include"
 	step "PG_QUERY_DIR=<tree>: check-generated, build and verify take the tree's inputs" sh -c "
-		make -s PG_QUERY_DIR='$pqd' MAJORS= BUILD='$TMP/pqd-build' check-generated '$TMP/pqd-build/pgbind' &&
+		make -s PG_QUERY_DIR='$pqd' PGBIND_MAJORS=$PG_MAJOR BUILD='$TMP/pqd-build' check-generated '$TMP/pqd-build/pgbind' &&
 		'$TMP/pqd-build/pgbind' verify tests/sql/classic_mistakes.sql"
 else
 	echo "     (every step of this run takes its inputs from PG_QUERY_DIR=$PG_QUERY_DIR)"
