@@ -321,18 +321,12 @@ SONAME := libpgbind.so.0
 $(BUILD)/libpgbind.so: $(RT_PIC_OBJS) $(CONV_PIC_OBJS)
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--exclude-libs,ALL -o $@ $^ $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
 
-# The command links libpg_query statically where it can (verify compares with its internals).
+# The installed static libpg_query, where there is one (the benchmark links it).
 PG_QUERY_STATIC ?= $(firstword $(wildcard /usr/lib/$(MULTIARCH)/libpg_query.a /usr/lib/libpg_query.a))
-CLI_LIBS := $(or $(PG_QUERY_STATIC),$(PG_QUERY_LIBS))
 
-# pgbind's version, 0.MAJOR.N as its packages' (scripts/dist.sh), and the libpg_query release (Debian's
-# package version; a PG_QUERY_DIR tree has none): `pgbind --version` prints both.
+# pgbind's version, 0.MAJOR.N as its packages' (scripts/dist.sh; the pkg-config file's).
 PGBIND_VERSION   := 0.$(PG_MAJOR).0
-PG_QUERY_RELEASE := $(if $(PG_QUERY_DIR),,$(shell dpkg-query -W -f='$${Version}' libpg-query-dev 2>/dev/null))
-CLI_DEFS := -DPGBIND_VERSION='"$(PGBIND_VERSION)"' $(if $(PG_QUERY_RELEASE),-DPGBIND_PG_QUERY_VERSION='"$(PG_QUERY_RELEASE)"')
-$(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h cli/verify.h reader/reader.h $(READER_LIB) $(BUILD)/libpgbind.a
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) $(CLI_DEFS) -Icli -o $@ $(CLI_SRCS) $(READER_LIB) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) \
-		$(CLI_LIBS) -pthread
+# $(BUILD)/pgbind, the command with every major in it (--pg=N): mk/majors.mk.
 
 # The benchmark, a developer's program of its own (tools/bench/; `pgbind bench` runs it, `make
 # install` does not install it), with the allocator wrapped so that it counts every allocation,

@@ -10,6 +10,8 @@
  *   pgbind verify [-v] [--coverage=FILE] FILE...
  *   pgbind bench ...   (the developer's benchmark: runs pgbind-bench, tools/bench/)
  *   pgbind help [COMMAND], pgbind --version
+ *   (each with --pg=N: cli/main.c chooses the major and calls this file's cli_main through the
+ *   constant cli_major, the one symbol each major's copy of the command exports: cli/major.h)
  *
  * A command over one input is a row of `commands` and a function that gets the input read (and
  * parsed, decoded or read as JSON, as the row says) in a Run: run_command() parses the options,
@@ -18,6 +20,7 @@
  * EXIT_INPUT (the input is refused or wrong), EXIT_USAGE; never a signal.
  */
 #include "cli.h"
+#include "major.h"
 #include "pgbind.h"
 #include "pgbind_json.h"
 #include "pgbind_reflect.h"
@@ -37,7 +40,7 @@ enum {
 	EXIT_USAGE = 2, /* the command line is wrong */
 };
 
-/* pgbind's version: the Makefile passes 0.MAJOR.N, as the packages' (scripts/dist.sh) */
+/* pgbind's version: mk/majors.mk passes 0.MAJOR.N for each major, as the packages' (scripts/dist.sh) */
 #ifndef PGBIND_VERSION
 #define PGBIND_VERSION "(unknown: built without the Makefile)"
 #endif
@@ -545,25 +548,16 @@ static void usage(FILE *out)
 	fputs("  help [COMMAND]\n        this text, or a command's (pgbind COMMAND --help)\n"
 		  "\nFILE '-' or no FILE reads standard input (<stdin> in messages). An option's value\n"
 		  "follows '=' or comes as the next argument (--format json); '--' ends the options.\n"
-		  "--version prints pgbind's version and the libpg_query it is built with.\n"
+		  "--pg=N (before COMMAND or among its options) parses, deparses, fingerprints and\n"
+		  "verifies as PostgreSQL N's libpg_query, one of the majors this pgbind is built with;\n"
+		  "without it, the newest of them. --version prints pgbind's version and lists those\n"
+		  "majors, each with its libpg_query release.\n"
 		  "\nExit status: 0 done; 1 the input is refused or wrong (a syntax error, malformed\n"
 		  "protobuf or JSON, a statement that cannot be deparsed, an unreadable file; the message\n"
 		  "names the file and, where it can, line and column), or the output cannot be written;\n"
 		  "2 the command line is wrong (unknown command or option, a missing value). No command\n"
 		  "ends by a signal.\n",
 		  out);
-}
-
-static void version(void)
-{
-	printf("pgbind %s\nlibpg_query for PostgreSQL %s (PG_VERSION_NUM %d)%s%s\n", PGBIND_VERSION, PG_VERSION,
-		   PG_VERSION_NUM,
-#ifdef PGBIND_PG_QUERY_VERSION
-		   ", release ", PGBIND_PG_QUERY_VERSION
-#else
-		   "", ""
-#endif
-	);
 }
 
 /* The value of option name (no "--") at argv[*i]: "--name=value" or "--name value" (then *i moves
@@ -707,17 +701,14 @@ static int run(const Command *c, int argc, char **argv)
 	return c->input == OWN_ARGS ? c->main(argc, argv) : run_command(c, argc, argv);
 }
 
-int main(int argc, char **argv)
+/* The command of this major, after cli/main.c took --pg out of argv and answered --version. */
+static int cli_main(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
 	const char *name = argv[1];
-	if (strcmp(name, "--version") == 0) {
-		version();
-		return EXIT_OK;
-	}
 	bool help = strcmp(name, "help") == 0;
 	if ((help && argc == 2) || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
 		usage(stdout);
@@ -734,3 +725,21 @@ int main(int argc, char **argv)
 	usage(stderr);
 	return EXIT_USAGE;
 }
+
+/* What `pgbind --version` says of this major (cli/main.c prints one line per major): its
+ * libpg_query, from the pg_query.h it is compiled against, and the release mk/majors.mk found. */
+#define CLI_STRING_(x) #x
+#define CLI_STRING(x)  CLI_STRING_(x)
+#ifdef PGBIND_PG_QUERY_RELEASE
+#define CLI_RELEASE ", " PGBIND_PG_QUERY_RELEASE
+#else
+#define CLI_RELEASE ""
+#endif
+
+const cli_Major cli_major = {
+	.major = PG_VERSION_NUM / 10000,
+	.pgbind_version = PGBIND_VERSION,
+	.libpg_query =
+		"libpg_query for PostgreSQL " PG_VERSION " (PG_VERSION_NUM " CLI_STRING(PG_VERSION_NUM) ")" CLI_RELEASE,
+	.main = cli_main,
+};

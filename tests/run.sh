@@ -63,6 +63,12 @@ fi
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/pgbind-check.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT INT TERM
+# The command as the suite calls it: $BUILD/pgbind holds every major built and answers as the newest
+# without --pg (docs/majors.md); the suite expects the build's own major's answers (PG_MAJOR), so it
+# calls it through this one path, which adds --pg=PG_MAJOR (a path, as fuzz_cli's --seed-pgbind
+# and script -c take one).
+PGBIND=$TMP/pgbind
+printf '#!/bin/sh\nexec "%s/pgbind" --pg=%s "$@"\n' "$(cd "$BUILD" && pwd)" "$PG_MAJOR" >"$PGBIND" && chmod +x "$PGBIND"
 
 passed=0
 failed=0
@@ -345,7 +351,7 @@ if [ -z "${PG_QUERY_DIR:-}" ]; then
 	ln -s /usr/include/pg_query/pg_query_internal.h "$pqd/src/"
 	ln -s "$PG_INCLUDE_SERVER" "$pqd/src/postgres/include"
 	step "PG_QUERY_DIR=<tree>: check-generated, build and verify take the tree's inputs" sh -c "
-		make -s PG_QUERY_DIR='$pqd' BUILD='$TMP/pqd-build' check-generated '$TMP/pqd-build/pgbind' &&
+		make -s PG_QUERY_DIR='$pqd' PGBIND_MAJORS=$PG_MAJOR BUILD='$TMP/pqd-build' check-generated '$TMP/pqd-build/pgbind' &&
 		'$TMP/pqd-build/pgbind' verify tests/sql/classic_mistakes.sql"
 else
 	echo "     (every step of this run takes its inputs from PG_QUERY_DIR=$PG_QUERY_DIR)"
@@ -365,8 +371,8 @@ step "deparse: empty strings protobuf cannot carry, the round-trip check, the co
 # 15's deparser dereferences the NULL that decoding makes of the '' (refused: exit 1, the field
 # named); another major may deparse it (exit 0); a crash (139) fails either way
 step "deparse --from=protobuf of a tree outside the contract: an error, not a crash" sh -c "
-	printf \"ALTER TYPE t ADD VALUE ''\" | '$BUILD/pgbind' parse >'$TMP/enum.pb' || exit 1
-	'$BUILD/pgbind' deparse --from=protobuf '$TMP/enum.pb' >/dev/null 2>'$TMP/enum.err'; rc=\$?; cat '$TMP/enum.err'
+	printf \"ALTER TYPE t ADD VALUE ''\" | '$PGBIND' parse >'$TMP/enum.pb' || exit 1
+	'$PGBIND' deparse --from=protobuf '$TMP/enum.pb' >/dev/null 2>'$TMP/enum.err'; rc=\$?; cat '$TMP/enum.err'
 	if [ $PG_MAJOR -eq 15 ]; then [ \$rc -eq 1 ] && grep -q 'AlterEnumStmt.newVal is NULL' '$TMP/enum.err'
 	else [ \$rc -eq 0 ] || [ \$rc -eq 1 ]; fi"
 step "stack: deep nesting through every path on threads of 128 KiB, 256 KiB, 2 MiB" "$BUILD/tests/test_stack"
@@ -390,56 +396,56 @@ step "walker and mutator over every node kind; the examples" "$BUILD/tests/test_
 
 section nodes "every node kind"
 step "property test: random trees of all 238 kinds, every field, both directions" "$BUILD/tests/test_property"
-step "pgbind verify: project corpus (tests/sql)" "$BUILD/pgbind" verify $SQL
+step "pgbind verify: project corpus (tests/sql)" "$PGBIND" verify $SQL
 if [ -n "$DEBIAN_SQL" ]; then
 	# shellcheck disable=SC2086
-	step "pgbind verify: Debian corpus ($DEBIAN_SQL_N files of $DEBIAN_SQL_DIR)" "$BUILD/pgbind" verify $DEBIAN_SQL
+	step "pgbind verify: Debian corpus ($DEBIAN_SQL_N files of $DEBIAN_SQL_DIR)" "$PGBIND" verify $DEBIAN_SQL
 fi
 step "pgbind verify: statements the deparse probe never read (none refused; one breaking the contract deparses in a child as libpg_query)" \
-	"$BUILD/pgbind" verify tests/corpus/unseen_by_probe.sql
+	"$PGBIND" verify tests/corpus/unseen_by_probe.sql
 step "pgbind verify: the combinatorial corpus (every expression form in every clause; none refused)" sh -c "
-	tests/corpus/combinatorial.sh > '$TMP/combinatorial.sql' && '$BUILD/pgbind' verify '$TMP/combinatorial.sql'"
+	tests/corpus/combinatorial.sh > '$TMP/combinatorial.sql' && '$PGBIND' verify '$TMP/combinatorial.sql'"
 if [ "${QUICK:-}" != 1 ]; then # the kinds are counted over both corpora
 	step "coverage: every node kind the raw grammar builds is exercised" sh -c "
-		'$BUILD/pgbind' verify --coverage='$TMP/coverage.txt' $SQL $DEBIAN_SQL >/dev/null;
+		'$PGBIND' verify --coverage='$TMP/coverage.txt' $SQL $DEBIAN_SQL >/dev/null;
 		tests/corpus/check_coverage.sh '$TMP/coverage.txt' $PG_MAJOR"
 	cp "$TMP/coverage.txt" "$BUILD/coverage.txt" 2>/dev/null
 fi
 
 section cli "command line"
 step "parse --format=text shows the NULL cell of SELECT DISTINCT" sh -c "
-	echo 'SELECT DISTINCT a FROM t' | '$BUILD/pgbind' parse --format=text | grep -q 'distinctClause\[0\]: NULL'"
+	echo 'SELECT DISTINCT a FROM t' | '$PGBIND' parse --format=text | grep -q 'distinctClause\[0\]: NULL'"
 printf 'SELECT 1;\nSELECT a FROM WHERE;\n' >"$TMP/bad.sql"
 expect_fail "a syntax error prints file:line:col, the line and a caret" 1 \
-	"bad.sql:2:15: error: syntax error at or near \"WHERE\"" "$BUILD/pgbind" parse "$TMP/bad.sql"
+	"bad.sql:2:15: error: syntax error at or near \"WHERE\"" "$PGBIND" parse "$TMP/bad.sql"
 step "... the caret stands under the position" sh -c "
-	'$BUILD/pgbind' parse '$TMP/bad.sql' 2>&1 | sed -n 3p | grep -qx '                ^'"
+	'$PGBIND' parse '$TMP/bad.sql' 2>&1 | sed -n 3p | grep -qx '                ^'"
 expect_fail "verify counts an unreadable file as a failure and exits 1" 1 "^[0-9]+ passed, 1 failed" \
-	sh -c "printf 'SELECT 1;\nSELECT 2' > '$TMP/two.sql'; '$BUILD/pgbind' verify '$TMP/two.sql' '$TMP/missing.sql'"
-expect_fail "unknown format is refused" 2 "unknown format" "$BUILD/pgbind" parse --format=xml
+	sh -c "printf 'SELECT 1;\nSELECT 2' > '$TMP/two.sql'; '$PGBIND' verify '$TMP/two.sql' '$TMP/missing.sql'"
+expect_fail "unknown format is refused" 2 "unknown format" "$PGBIND" parse --format=xml
 printf "SELECT 1;\nSELECT 'abc" >"$TMP/unterminated.sql"
 step "verify: a file not even the scanner splits is one statement, its syntax error compared" sh -c "
-	'$BUILD/pgbind' verify '$TMP/unterminated.sql' | grep -q \"^  syntax errors equal libpg_query's  *1 passed, 0 failed\""
+	'$PGBIND' verify '$TMP/unterminated.sql' | grep -q \"^  syntax errors equal libpg_query's  *1 passed, 0 failed\""
 printf 'select a,b from t where x=1;\nupdate t set a=2\n' >"$TMP/two.sql"
 step "deparse from SQL matches libpg_query's deparse of the same statements" sh -c "
-	'$BUILD/pgbind' deparse '$TMP/two.sql' | grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
+	'$PGBIND' deparse '$TMP/two.sql' | grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
 step "deparse from protobuf reads what parse writes" sh -c "
-	'$BUILD/pgbind' parse '$TMP/two.sql' | '$BUILD/pgbind' deparse --from=protobuf |
+	'$PGBIND' parse '$TMP/two.sql' | '$PGBIND' deparse --from=protobuf |
 		grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
 step "deparse of empty strings protobuf carries as NULL: libpg_query's SQL" sh -c "
-	echo \"CREATE TABLESPACE regress_tblspace LOCATION ''\" | '$BUILD/pgbind' deparse |
+	echo \"CREATE TABLESPACE regress_tblspace LOCATION ''\" | '$PGBIND' deparse |
 		grep -qx \"CREATE TABLESPACE regress_tblspace LOCATION ''\" &&
 	echo \"CREATE SUBSCRIPTION regress_addr_sub CONNECTION '' PUBLICATION bar WITH (connect = false, slot_name = NONE)\" |
-		'$BUILD/pgbind' deparse | grep -qx \"CREATE SUBSCRIPTION regress_addr_sub CONNECTION '' PUBLICATION bar WITH (connect = false, slot_name = NONE)\""
+		'$PGBIND' deparse | grep -qx \"CREATE SUBSCRIPTION regress_addr_sub CONNECTION '' PUBLICATION bar WITH (connect = false, slot_name = NONE)\""
 if [ "$PG_MAJOR" = 15 ]; then # libpg_query 15-4.0.0's deparser bug
 	expect_fail "deparse --check refuses libpg_query's wrong SQL, naming the field" 1 \
-		"DeclareCursorStmt.options" sh -c "echo 'DECLARE c ASENSITIVE CURSOR FOR SELECT 1' | '$BUILD/pgbind' deparse --check"
+		"DeclareCursorStmt.options" sh -c "echo 'DECLARE c ASENSITIVE CURSOR FOR SELECT 1' | '$PGBIND' deparse --check"
 fi
 step "deparse --check writes SQL that round-trips" sh -c "
-	'$BUILD/pgbind' deparse --check '$TMP/two.sql' | grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
+	'$PGBIND' deparse --check '$TMP/two.sql' | grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
 printf '\012\005ab' >"$TMP/bad.pb"
 expect_fail "deparse of malformed protobuf names the byte offset" 1 "runs past the end of its message at byte 1" \
-	"$BUILD/pgbind" deparse --from=protobuf "$TMP/bad.pb"
+	"$PGBIND" deparse --from=protobuf "$TMP/bad.pb"
 # The command never runs libpg_query's deparser in its own process: a parsed statement no rule of
 # the deparse contract covers may crash it (SET TIME ZONE INTERVAL without a field: 17's
 # deparseIntervalTypmods dies of SIGSEGV; 15's writes SET timezone TO; 18's returns an error).
@@ -447,52 +453,52 @@ expect_fail "deparse of malformed protobuf names the byte offset" 1 "runs past t
 echo "SET TIME ZONE INTERVAL '1 hour'" >"$TMP/tz.sql"
 case "$PG_MAJOR" in
 15) expect_fail "deparse of SET TIME ZONE INTERVAL '1 hour': libpg_query's SQL (exit 0)" 0 "^SET timezone TO \$" \
-	"$BUILD/pgbind" deparse "$TMP/tz.sql" ;;
+	"$PGBIND" deparse "$TMP/tz.sql" ;;
 17) expect_fail "deparse of SET TIME ZONE INTERVAL '1 hour': its deparser's crash is an error (exit 1)" 1 \
 	"tz.sql:1:1: error: statement 1: libpg_query's deparser died of signal 11 \\(Segmentation fault\\) on stmts\\[0\\] \\(VariableSetStmt\\)" \
-	"$BUILD/pgbind" deparse "$TMP/tz.sql" ;;
+	"$PGBIND" deparse "$TMP/tz.sql" ;;
 18) expect_fail "deparse of SET TIME ZONE INTERVAL '1 hour': its deparser's error (exit 1)" 1 \
-	"tz.sql:1:1: error: statement 1: deparse: list index 0 out of range" "$BUILD/pgbind" deparse "$TMP/tz.sql" ;;
+	"tz.sql:1:1: error: statement 1: deparse: list index 0 out of range" "$PGBIND" deparse "$TMP/tz.sql" ;;
 *) expect_fail "deparse of SET TIME ZONE INTERVAL '1 hour': an error (exit 1), never a signal" 1 "tz.sql:1:1: error: " \
-	"$BUILD/pgbind" deparse "$TMP/tz.sql" ;;
+	"$PGBIND" deparse "$TMP/tz.sql" ;;
 esac
 step "fingerprint: constants do not change it, structure does" sh -c "
-	a=\$(echo 'SELECT * FROM t WHERE id = 1' | '$BUILD/pgbind' fingerprint) &&
-	b=\$(echo 'SELECT * FROM t WHERE id = 42' | '$BUILD/pgbind' fingerprint) &&
-	c=\$(echo 'SELECT * FROM u WHERE id = 1' | '$BUILD/pgbind' fingerprint) &&
+	a=\$(echo 'SELECT * FROM t WHERE id = 1' | '$PGBIND' fingerprint) &&
+	b=\$(echo 'SELECT * FROM t WHERE id = 42' | '$PGBIND' fingerprint) &&
+	c=\$(echo 'SELECT * FROM u WHERE id = 1' | '$PGBIND' fingerprint) &&
 	[ \"\$a\" = \"\$b\" ] && [ \"\$a\" != \"\$c\" ] && echo \"\$a\" | grep -Eqx '[0-9a-f]{16}'"
 step "scan lists comments as tokens" sh -c "
-	echo 'SELECT 1 -- note' | '$BUILD/pgbind' scan | grep -q 'SQL_COMMENT.*-- note'"
+	echo 'SELECT 1 -- note' | '$PGBIND' scan | grep -q 'SQL_COMMENT.*-- note'"
 
-step "bench --quick prints its table" sh -c "'$BUILD/pgbind' bench --quick $SQL | grep -q '^parse to typed tree'"
+step "bench --quick prints its table" sh -c "'$PGBIND' bench --quick $SQL | grep -q '^parse to typed tree'"
 step "bench --growth --quick prints its tables, the command's input paths too" sh -c "
-	'$BUILD/pgbind' bench --growth --quick >'$TMP/growth.txt' && grep -q 'x2n' '$TMP/growth.txt' &&
+	'$PGBIND' bench --growth --quick >'$TMP/growth.txt' && grep -q 'x2n' '$TMP/growth.txt' &&
 	grep -q '^  pgbind verify FILE ' '$TMP/growth.txt' && grep -q '^  pgbind parse FILE ' '$TMP/growth.txt'"
 
 # a terminal on standard output: util-linux's script runs the command on a pseudo-terminal
 expect_fail "parse without --format refuses to write protobuf bytes to a terminal, with a hint" 2 \
 	"^pgbind parse: not writing protobuf bytes to a terminal: use --format=text \(or json\), or redirect" \
-	sh -c "script -qec \"'$BUILD/pgbind' parse '$TMP/two.sql'\" /dev/null </dev/null"
+	sh -c "script -qec \"'$PGBIND' parse '$TMP/two.sql'\" /dev/null </dev/null"
 step "... --format=text on a terminal writes the tree" sh -c "
-	script -qec \"'$BUILD/pgbind' parse --format=text '$TMP/two.sql'\" /dev/null </dev/null | grep -q '^ParseResult'"
+	script -qec \"'$PGBIND' parse --format=text '$TMP/two.sql'\" /dev/null </dev/null | grep -q '^ParseResult'"
 step "... a file and a pipe get the same protobuf bytes, as before" sh -c "
-	'$BUILD/pgbind' parse '$TMP/two.sql' >'$TMP/two.pb' && test -s '$TMP/two.pb' &&
-	'$BUILD/pgbind' parse '$TMP/two.sql' | cmp - '$TMP/two.pb'"
+	'$PGBIND' parse '$TMP/two.sql' >'$TMP/two.pb' && test -s '$TMP/two.pb' &&
+	'$PGBIND' parse '$TMP/two.sql' | cmp - '$TMP/two.pb'"
 
 printf 'SELECT DISTINCT a, -5 FROM t\n' >"$TMP/distinct.sql"
 step "parse --format=json pipes into jq (NULL cell, negative integer kept)" sh -c "
-	'$BUILD/pgbind' parse --format=json '$TMP/distinct.sql' |
+	'$PGBIND' parse --format=json '$TMP/distinct.sql' |
 		jq -e '.stmts[0].stmt.SelectStmt | (.distinctClause == [{}]) and
 			(.targetList[1].ResTarget.val.A_Const.ival.ival == -5)' >/dev/null"
 step "deparse --from=json reads what parse --format=json writes" sh -c "
-	'$BUILD/pgbind' parse --format=json '$TMP/two.sql' | '$BUILD/pgbind' deparse --from=json |
+	'$PGBIND' parse --format=json '$TMP/two.sql' | '$PGBIND' deparse --from=json |
 		grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
 printf '{"version":1,\n "stmts":[{"stmt":{"SelectStmt":{' >"$TMP/bad.json"
 expect_fail "malformed JSON names line and column" 1 "line 2, column 34: unexpected end of input" \
-	"$BUILD/pgbind" deparse --from=json "$TMP/bad.json"
-expect_fail "SQL with a NUL byte is refused" 1 "a NUL byte at offset 8" sh -c "printf 'SELECT 1\\000' | '$BUILD/pgbind' parse"
+	"$PGBIND" deparse --from=json "$TMP/bad.json"
+expect_fail "SQL with a NUL byte is refused" 1 "a NUL byte at offset 8" sh -c "printf 'SELECT 1\\000' | '$PGBIND' parse"
 step "empty input parses to no statements" sh -c "
-	printf '' | '$BUILD/pgbind' parse --format=json | grep -qx '{\"version\":${PG_MAJOR}0[0-9][0-9][0-9],\"stmts\":\[\]}'"
+	printf '' | '$PGBIND' parse --format=json | grep -qx '{\"version\":${PG_MAJOR}0[0-9][0-9][0-9],\"stmts\":\[\]}'"
 
 # The exit codes (pgbind --help): 0 done, 1 the input refused or wrong, 2 the command line wrong.
 # A NUL byte once ended every command by SIGABRT (a double free) after its message.
@@ -501,81 +507,81 @@ for cmd in "parse --format=protobuf" "parse --format=json" "parse --format=text"
 	fingerprint "fingerprint --each" normalize "normalize --each" scan summary; do
 	# shellcheck disable=SC2086
 	expect_fail "a NUL byte: pgbind $cmd FILE exits 1 with its message" 1 "nul.sql: a NUL byte at offset 8" \
-		"$BUILD/pgbind" $cmd "$TMP/nul.sql"
+		"$PGBIND" $cmd "$TMP/nul.sql"
 	expect_fail "... and from standard input" 1 "^pgbind: <stdin>: a NUL byte at offset 8" \
-		sh -c "'$BUILD/pgbind' $cmd <'$TMP/nul.sql'"
+		sh -c "'$PGBIND' $cmd <'$TMP/nul.sql'"
 done
 expect_fail "verify counts a file with a NUL byte as a failure" 1 "nul.sql: a NUL byte at offset 8" \
-	"$BUILD/pgbind" verify "$TMP/nul.sql"
-expect_fail "no command is a usage error" 2 "^usage: pgbind COMMAND" "$BUILD/pgbind"
-expect_fail "an unknown command is a usage error" 2 "unknown command 'pars'" "$BUILD/pgbind" pars
-expect_fail "an unknown option is a usage error" 2 "unknown option --fromat" "$BUILD/pgbind" deparse --fromat=json
-expect_fail "an option without its value is a usage error" 2 "option --format needs a value" "$BUILD/pgbind" parse --format
-expect_fail "two inputs are a usage error" 2 "one input at a time" "$BUILD/pgbind" fingerprint "$TMP/two.sql" "$TMP/two.sql"
-expect_fail "a missing file is refused input" 1 "^pgbind: $TMP/missing.sql: No such file" "$BUILD/pgbind" normalize "$TMP/missing.sql"
-step "--help lists the exit codes" sh -c "'$BUILD/pgbind' --help | grep -q '^Exit status: 0 done; 1 the input is refused'"
+	"$PGBIND" verify "$TMP/nul.sql"
+expect_fail "no command is a usage error" 2 "^usage: pgbind COMMAND" "$PGBIND"
+expect_fail "an unknown command is a usage error" 2 "unknown command 'pars'" "$PGBIND" pars
+expect_fail "an unknown option is a usage error" 2 "unknown option --fromat" "$PGBIND" deparse --fromat=json
+expect_fail "an option without its value is a usage error" 2 "option --format needs a value" "$PGBIND" parse --format
+expect_fail "two inputs are a usage error" 2 "one input at a time" "$PGBIND" fingerprint "$TMP/two.sql" "$TMP/two.sql"
+expect_fail "a missing file is refused input" 1 "^pgbind: $TMP/missing.sql: No such file" "$PGBIND" normalize "$TMP/missing.sql"
+step "--help lists the exit codes" sh -c "'$PGBIND' --help | grep -q '^Exit status: 0 done; 1 the input is refused'"
 step "--version names pgbind's version and the PostgreSQL of its libpg_query" sh -c "
-	'$BUILD/pgbind' --version >'$TMP/version' && grep -Eqx 'pgbind [0-9]+\.[0-9]+\.[0-9]+' '$TMP/version' &&
+	'$PGBIND' --version >'$TMP/version' && grep -Eqx 'pgbind [0-9]+\.[0-9]+\.[0-9]+' '$TMP/version' &&
 	grep -Eq '^libpg_query for PostgreSQL $PG_MAJOR\.[0-9]+ ' '$TMP/version'"
 step "help is --help, help COMMAND is COMMAND --help" sh -c "
-	'$BUILD/pgbind' help >'$TMP/h1' && '$BUILD/pgbind' --help | cmp - '$TMP/h1' &&
-	'$BUILD/pgbind' help deparse >'$TMP/h2' && '$BUILD/pgbind' deparse --help | cmp - '$TMP/h2' &&
-	grep -q '^usage: pgbind deparse' '$TMP/h2' && '$BUILD/pgbind' help verify | grep -q '^usage: pgbind verify'"
-expect_fail "help of an unknown command is a usage error" 2 "unknown command 'nope'" "$BUILD/pgbind" help nope
+	'$PGBIND' help >'$TMP/h1' && '$PGBIND' --help | cmp - '$TMP/h1' &&
+	'$PGBIND' help deparse >'$TMP/h2' && '$PGBIND' deparse --help | cmp - '$TMP/h2' &&
+	grep -q '^usage: pgbind deparse' '$TMP/h2' && '$PGBIND' help verify | grep -q '^usage: pgbind verify'"
+expect_fail "help of an unknown command is a usage error" 2 "unknown command 'nope'" "$PGBIND" help nope
 step "summary: one line of JSON (the expected values: libpg_query 18's pg_query_summary of the statement)" sh -c "
-	echo 'SELECT f(a) FROM s.t x WHERE x.b = 1' | '$BUILD/pgbind' summary --truncate 20 >'$TMP/sum.json' &&
+	echo 'SELECT f(a) FROM s.t x WHERE x.b = 1' | '$PGBIND' summary --truncate 20 >'$TMP/sum.json' &&
 	grep -qF '{\"tables\":[{\"name\":\"s.t\",\"schema_name\":\"s\",\"table_name\":\"t\",\"context\":\"Select\"}],\"aliases\":{\"x\":\"s.t\"},' '$TMP/sum.json' &&
 	grep -qF '\"filter_columns\":[{\"schema_name\":null,\"table_name\":\"x\",\"column\":\"b\"}],\"statement_types\":[\"SelectStmt\"],\"truncated_query\":\"SELECT ... FROM s...\"}' '$TMP/sum.json' &&
-	'$BUILD/pgbind' help summary | grep -q '^usage: pgbind summary \[--truncate N\]'"
+	'$PGBIND' help summary | grep -q '^usage: pgbind summary \[--truncate N\]'"
 expect_fail "summary: --truncate takes a byte count" 2 "--truncate takes a number of bytes \\(0 or more\\), not '-3'" \
-	"$BUILD/pgbind" summary --truncate -3 "$TMP/two.sql"
+	"$PGBIND" summary --truncate -3 "$TMP/two.sql"
 expect_fail "summary: a syntax error at FILE:LINE:COL" 1 "two_bad.sql:2:13: error: syntax error at or near \"FROM\"" \
-	sh -c "printf 'SELECT 1;\nSELECT FROM FROM;\n' >'$TMP/two_bad.sql'; '$BUILD/pgbind' summary '$TMP/two_bad.sql'"
+	sh -c "printf 'SELECT 1;\nSELECT FROM FROM;\n' >'$TMP/two_bad.sql'; '$PGBIND' summary '$TMP/two_bad.sql'"
 expect_fail "summary: a statement it cannot summarize, at FILE:LINE:COL" 1 "drop.sql:2:1: error: statement 2: improper relation name" \
-	sh -c "printf 'SELECT 1;\nDROP TABLE a.b.c.d;\n' >'$TMP/drop.sql'; '$BUILD/pgbind' summary '$TMP/drop.sql'"
+	sh -c "printf 'SELECT 1;\nDROP TABLE a.b.c.d;\n' >'$TMP/drop.sql'; '$PGBIND' summary '$TMP/drop.sql'"
 # the cut text of both ends in an incomplete character (libpg_query 18's encoding error); alone, the
 # second fits and is not cut: the error is the last statement's
 expect_fail "summary: a cut text's incomplete last character, at the last statement" 1 \
 	"cut.sql:2:1: error: statement 2: invalid byte sequence for encoding \"UTF8\": 0xf4 0x22" \
-	sh -c "printf 'SELECT 1;\nTRUNCATE \\364' >'$TMP/cut.sql'; '$BUILD/pgbind' summary --truncate 12 '$TMP/cut.sql'"
+	sh -c "printf 'SELECT 1;\nTRUNCATE \\364' >'$TMP/cut.sql'; '$PGBIND' summary --truncate 12 '$TMP/cut.sql'"
 step "--opt value is --opt=value" sh -c "
-	'$BUILD/pgbind' parse --format json '$TMP/two.sql' >'$TMP/o1' && '$BUILD/pgbind' parse --format=json '$TMP/two.sql' | cmp - '$TMP/o1' &&
-	'$BUILD/pgbind' deparse --from json '$TMP/o1' | grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
+	'$PGBIND' parse --format json '$TMP/two.sql' >'$TMP/o1' && '$PGBIND' parse --format=json '$TMP/two.sql' | cmp - '$TMP/o1' &&
+	'$PGBIND' deparse --from json '$TMP/o1' | grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
 
 # Messages point at the input: file:line:column of the statement.
 printf 'select 1;\n\n  select $1 + 2,\n\t3 from t; -- x\n/* c */ select x from y where z = $$a$$\n' >"$TMP/each.sql"
 step "fingerprint --each: LINE<tab>FINGERPRINT, each that of the statement alone" sh -c "
-	'$BUILD/pgbind' fingerprint --each '$TMP/each.sql' >'$TMP/each.fp' && cut -f1 '$TMP/each.fp' | tr '\n' ' ' | grep -qx '1 3 5 ' &&
-	[ \"\$(sed -n 2p '$TMP/each.fp' | cut -f2)\" = \"\$(printf 'select \$1 + 2,\n\t3 from t' | '$BUILD/pgbind' fingerprint)\" ] &&
-	[ \"\$(sed -n 3p '$TMP/each.fp' | cut -f2)\" = \"\$(echo 'select x from y where z = 1' | '$BUILD/pgbind' fingerprint)\" ]"
+	'$PGBIND' fingerprint --each '$TMP/each.sql' >'$TMP/each.fp' && cut -f1 '$TMP/each.fp' | tr '\n' ' ' | grep -qx '1 3 5 ' &&
+	[ \"\$(sed -n 2p '$TMP/each.fp' | cut -f2)\" = \"\$(printf 'select \$1 + 2,\n\t3 from t' | '$PGBIND' fingerprint)\" ] &&
+	[ \"\$(sed -n 3p '$TMP/each.fp' | cut -f2)\" = \"\$(echo 'select x from y where z = 1' | '$PGBIND' fingerprint)\" ]"
 step "normalize --each: LINE<tab>TEXT, one line a statement (\\n, \\t written so), each numbered alone" sh -c "
-	'$BUILD/pgbind' normalize --each <'$TMP/each.sql' >'$TMP/each.norm' &&
+	'$PGBIND' normalize --each <'$TMP/each.sql' >'$TMP/each.norm' &&
 	printf '1\tselect \$1\n3\tselect \$1 + \$2,\\\\n\\\\t\$3 from t\n5\tselect x from y where z = \$1\n' | diff - '$TMP/each.norm'"
 printf 'select 1;\nselect 2 from;\n  select 3;\n' >"$TMP/each-bad.sql"
 expect_fail "--each: a statement with a syntax error is reported at file:line:col, the others written" 1 \
-	"each-bad.sql:2:14: error: syntax error at end of input" "$BUILD/pgbind" normalize --each "$TMP/each-bad.sql"
-step "... (the others written)" sh -c "'$BUILD/pgbind' normalize --each '$TMP/each-bad.sql' 2>/dev/null | cut -f1 | tr '\n' ' ' | grep -qx '1 3 '"
+	"each-bad.sql:2:14: error: syntax error at end of input" "$PGBIND" normalize --each "$TMP/each-bad.sql"
+step "... (the others written)" sh -c "'$PGBIND' normalize --each '$TMP/each-bad.sql' 2>/dev/null | cut -f1 | tr '\n' ' ' | grep -qx '1 3 '"
 if [ "$PG_MAJOR" = 15 ]; then # libpg_query 15-4.0.0's deparser bugs
 	printf 'SELECT 1;\n\n  DECLARE c ASENSITIVE CURSOR FOR SELECT 1;\nSELECT 3\n' >"$TMP/declare.sql"
 	expect_fail "deparse: a statement that fails is reported at file:line:col of the statement" 1 \
-		"declare.sql:3:3: error: statement 2: .*DeclareCursorStmt.options" "$BUILD/pgbind" deparse --check "$TMP/declare.sql"
-	step "... the others are written" sh -c "'$BUILD/pgbind' deparse --check '$TMP/declare.sql' 2>/dev/null | grep -qx 'SELECT 1; SELECT 3'"
+		"declare.sql:3:3: error: statement 2: .*DeclareCursorStmt.options" "$PGBIND" deparse --check "$TMP/declare.sql"
+	step "... the others are written" sh -c "'$PGBIND' deparse --check '$TMP/declare.sql' 2>/dev/null | grep -qx 'SELECT 1; SELECT 3'"
 	expect_fail "deparse --check: SQL of the deparser's that does not parse is shown there, the input statement named" 1 \
 		'^<stdin>:2:1: error: statement 2: libpg_query.s deparser wrote SQL that does not parse: syntax error at or near "\[", at character 22 of it: "SELECT ARRAY\[1, 2, 3\]" here: "\[2\]"' \
-		sh -c "printf 'SELECT 1;\nSELECT (ARRAY[1, 2, 3])[2]' | '$BUILD/pgbind' deparse --check"
+		sh -c "printf 'SELECT 1;\nSELECT (ARRAY[1, 2, 3])[2]' | '$PGBIND' deparse --check"
 	expect_fail "... from protobuf, the statement is named by its number" 1 "^<stdin>: statement 2: .*stmts\[1\]\.stmt\.DeclareCursorStmt" \
-		sh -c "'$BUILD/pgbind' parse '$TMP/declare.sql' | '$BUILD/pgbind' deparse --check --from=protobuf"
+		sh -c "'$PGBIND' parse '$TMP/declare.sql' | '$PGBIND' deparse --check --from=protobuf"
 fi
 expect_fail "deparse --from=json of what is no JSON says what was expected" 1 \
 	'^pgbind deparse: <stdin>: line 1, column 1: not JSON: "not json" where an object \(a ParseResult' \
-	sh -c "echo 'not json' | '$BUILD/pgbind' deparse --from=json"
+	sh -c "echo 'not json' | '$PGBIND' deparse --from=json"
 printf '{"version":1,\n "stmts":[], "version":2}' >"$TMP/twice.json"
 expect_fail "a JSON key given twice is refused, both places named" 1 \
 	'twice.json: line 2, column 14: key "version" twice in one ParseResult \(first at line 1, column 2\)' \
-	"$BUILD/pgbind" deparse --from=json "$TMP/twice.json"
+	"$PGBIND" deparse --from=json "$TMP/twice.json"
 printf '{"stmts":[{"stmt":{"A_Const":{"ival":{"ival":1},"sval":{"sval":"x"}}}}]}' >"$TMP/oneof.json"
 expect_fail "... and so are two members of one oneof" 1 'key "sval" of A_Const: its oneof val is set already, by "ival"' \
-	"$BUILD/pgbind" deparse --from=json "$TMP/oneof.json"
+	"$PGBIND" deparse --from=json "$TMP/oneof.json"
 
 section hardening "hardening: allocation failure, threads, bad input"
 step "hardening: arena failures, 6 threads, bad input, deep nesting" "$BUILD/tests/test_hardening" $SQL
@@ -618,7 +624,7 @@ section clifuzz "command-line fuzz (the AddressSanitizer pgbind, ${CLI_FUZZ_CASE
 step "command-line fuzz: every subcommand and input format, no signal, every failure exit 1 or 2 with a message" \
 	sh -c "${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O1 -o '$TMP/fuzz_cli' tests/cli/fuzz_cli.c &&
 	PGBIND_FUZZ_DEPARSE_TREES=fail ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	'$TMP/fuzz_cli' --pgbind '$SAN_BUILD/pgbind' --seed-pgbind '$BUILD/pgbind' --cases ${CLI_FUZZ_CASES:-400} \
+	'$TMP/fuzz_cli' --pgbind '$SAN_BUILD/pgbind' --seed-pgbind '$PGBIND' --cases ${CLI_FUZZ_CASES:-400} \
 		--seed ${CLI_FUZZ_SEED:-1} --save '$BUILD/fuzz-cli' $SQL"
 
 section fuzz "fuzzing (libFuzzer, ${FUZZ_SECONDS:+$FUZZ_SECONDS s a target}${FUZZ_SECONDS:-a fixed number of inputs a target}, fixed seed)"
@@ -741,6 +747,57 @@ step "each renamed major and the user's -lpg_query in one process = each major's
 step "... the same with ThreadSanitizer (the project corpus, one round)" \
 	"$BUILD/majors/one_process_tsan" --threads=4 --rounds=1 $MAJORS_SQL
 
+# The command with every major (cli/main.c, mk/majors.mk): --pg=N runs major N's copy of the
+# command. The majors it holds are those its --version lists; each is compared with its own
+# libpg_query (tests/majors/cli_reference.c) on the project corpus and its Debian corpus: the one
+# run.sh reads for the installed major (DEBIAN_SQL), the scripts debian_tree.sh laid out beside a
+# fetched tree (tree/sql-files.txt) for the others.
+CLI_MAJORS=$("$BUILD/pgbind" --version | sed -n 's/^libpg_query for PostgreSQL .*: --pg=\([0-9]*\).*/\1/p')
+for m in $CLI_MAJORS; do
+	corpus=$MAJORS_SQL
+	if [ -f "$BUILD/majors/pg$m/tree/sql-files.txt" ] && [ -z "${QUICK:-}" ]; then
+		corpus="$corpus $(sed "s|^|$BUILD/majors/pg$m/tree/sql/|" "$BUILD/majors/pg$m/tree/sql-files.txt")"
+	elif [ "$DEBIAN_SQL_DIR" = "/usr/share/postgresql/$m" ]; then
+		corpus="$corpus $DEBIAN_SQL"
+	fi
+	# shellcheck disable=SC2086
+	step "pgbind fingerprint and parse --format=protobuf --pg=$m = libpg_query $m's own, each corpus file" \
+		tests/majors/cli_cases.sh "$BUILD/pgbind" "$m" "$BUILD/majors/pg$m/cli_reference" $corpus
+	corpus=$(echo tests/sql/*.sql)
+	for d in tests/sql/pg*; do
+		[ "${d#tests/sql/pg}" -gt "$m" ] || corpus="$corpus $(echo "$d"/*.sql)"
+	done
+	# shellcheck disable=SC2086
+	step "pgbind verify --pg=$m: the project corpus (tests/sql, its pgNN up to $m)" "$BUILD/pgbind" verify --pg="$m" $corpus
+done
+# Known facts, not outputs: the majors of the default build (MAJORS="15 17 18").
+step "pgbind --version names 15, 17 and 18, each with its release; the newest is the default" sh -c "
+	'$BUILD/pgbind' --version >'$TMP/versions' && cat '$TMP/versions' &&
+	grep -Eq '^libpg_query for PostgreSQL 15\.[0-9]+ \(PG_VERSION_NUM 1500[0-9]{2}\), (release|tree at) .*: --pg=15\$' '$TMP/versions' &&
+	grep -Eq '^libpg_query for PostgreSQL 17\.[0-9]+ \(PG_VERSION_NUM 1700[0-9]{2}\), (release|tree at) .*: --pg=17\$' '$TMP/versions' &&
+	grep -Eq '^libpg_query for PostgreSQL 18\.[0-9]+ \(PG_VERSION_NUM 1800[0-9]{2}\), (release|tree at) .*: --pg=18 \(the default\)\$' '$TMP/versions'"
+echo "SELECT JSON_OBJECT('a': 1)" >"$TMP/json_object.sql"
+expect_fail "SELECT JSON_OBJECT('a': 1) with --pg=15: a syntax error (SQL/JSON constructors came in 16)" 1 \
+	"json_object.sql:1:23: error: syntax error at or near \":\"" "$BUILD/pgbind" parse --pg=15 --format=json "$TMP/json_object.sql"
+for m in 17 18; do
+	step "SELECT JSON_OBJECT('a': 1) with --pg=$m: a JsonObjectConstructor, version $m" sh -c "
+		'$BUILD/pgbind' --pg=$m parse --format=json '$TMP/json_object.sql' >'$TMP/json_object.json' &&
+		grep -q '^{\"version\":${m}0[0-9][0-9][0-9],' '$TMP/json_object.json' && grep -q JsonObjectConstructor '$TMP/json_object.json'"
+done
+step "without --pg, the newest major: SELECT 1's version is 18's" sh -c "
+	echo 'SELECT 1' | '$BUILD/pgbind' parse --format=json | grep -q '^{\"version\":180[0-9][0-9][0-9],'"
+expect_fail "--pg=16, a major not built: a usage error naming those built" 2 \
+	"^pgbind: --pg=16: PostgreSQL 16 is not built into this pgbind \(built: 15, 17, 18;" "$BUILD/pgbind" --pg=16 parse "$TMP/json_object.sql"
+expect_fail "--pg=x: a usage error" 2 "^pgbind: --pg takes a PostgreSQL major \(built: 15, 17, 18\), not 'x'" \
+	"$BUILD/pgbind" fingerprint --pg=x "$TMP/json_object.sql"
+expect_fail "--pg without its value: a usage error" 2 "^pgbind: option --pg needs a value" "$BUILD/pgbind" parse --pg
+echo "SET TIME ZONE INTERVAL '1 hour'" >"$TMP/tz.sql"
+expect_fail "deparse --pg=15 of SET TIME ZONE INTERVAL '1 hour': 15's SQL (exit 0)" 0 "^SET timezone TO \$" \
+	"$BUILD/pgbind" deparse --pg=15 "$TMP/tz.sql"
+expect_fail "deparse --pg=17 of it: its deparser's crash is an error (exit 1), never a signal" 1 \
+	"tz.sql:1:1: error: statement 1: libpg_query's deparser died of signal 11" "$BUILD/pgbind" --pg 17 deparse "$TMP/tz.sql"
+step "every major's command in one process, one after another: deparse with 15, 17, 18, 15, ... (each its own deparse server)" \
+	"$BUILD/majors/cli_sequence" "$TMP/tz.sql"
 
 # The generated converters between majors' parse trees (issue 52, part 3; mk/convert.mk,
 # docs/convert.md): the measurement per pair (build/convert/run-pgA-pgB.sh, written by make

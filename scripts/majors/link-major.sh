@@ -1,7 +1,7 @@
 #!/bin/sh
 # link-major.sh MAJOR TREE OUT [OBJ...] -- the link layer of `make majors` (mk/majors.mk,
 # docs/majors.md): turns major MAJOR's libpg_query.a (TREE/libpg_query.a), with any objects OBJ
-# compiled for that major (pgbind's runtime, one day), into one relocatable object,
+# compiled for that major (pgbind's command: scripts/majors/link-command.sh), into one relocatable object,
 # OUT/libpg_query.o, in which every defined global symbol is renamed pgbind_pgMAJOR_NAME, so that
 # several majors, and a libpg_query the user's own program links, live in one process.
 #   1. ld -r --whole-archive: the objects and every member of the archive in one object, so that
@@ -17,6 +17,7 @@
 #   4. checks, failing loudly: no unprefixed defined global symbol left, no prefixed undefined one
 #      (a reference that lost its definition), the same set of undefined symbols as before the
 #      renaming, and the result links into an empty program.
+# LINK_FLAGS are given to those test links (objects compiled with a sanitizer need its runtime).
 # Writes OUT/libpg_query.o, OUT/rename.map (the map), OUT/pg_query_names.h (#define pg_query_X
 # pgbind_pgMAJOR_pg_query_X, and pgbind_X likewise where OBJ define them: for a file compiled
 # against TREE's pg_query.h, or pgbind.h, to call the renamed symbols),
@@ -42,8 +43,9 @@ rm -rf "$work"
 mkdir -p "$work"
 start=$(date +%s.%N)
 printf 'int main(void) { return 0; }\n' >"$work/empty.c"
-links() { # links OBJ...: does an empty program link with these objects?
-	"$cc" -o "$work/empty" "$work/empty.c" "$@" -lm -pthread >"$work/link.log" 2>&1
+links() { # links OBJ...: does an empty program link with these objects? (LINK_FLAGS: a sanitizer's)
+	# shellcheck disable=SC2086
+	"$cc" ${LINK_FLAGS:-} -o "$work/empty" "$work/empty.c" "$@" -lm -pthread >"$work/link.log" 2>&1
 }
 
 # 1-2. one object, linkable here

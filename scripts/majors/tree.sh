@@ -11,7 +11,9 @@
 # Anything else is an error that says which variable to set. Then it checks that the tree's
 # pg_query.h is for MAJOR, and rewrites DIR/tree.txt (the tree's path and its libpg_query.a's
 # checksum: what scripts/majors/link-major.sh's output depends on) only when that changed, so make
-# relinks only then. Called by mk/majors.mk on every make; quick when nothing changed.
+# relinks only then; likewise DIR/release.txt, the libpg_query release `pgbind --version` names:
+# "release " and Debian's package version (the installed one, or the one debian_tree.sh downloaded
+# beside the tree), else "tree at PATH". Called by mk/majors.mk on every make; quick when nothing changed.
 set -eu
 [ $# -ge 2 ] && [ $# -le 4 ] || { echo "usage: $0 MAJOR DIR [TREE] [SUITE]" >&2; exit 2; }
 major=$1 dir=$2 given=${3:-} suite=${4:-}
@@ -76,6 +78,19 @@ if [ "$got" != "$major" ]; then
 	exit 1
 fi
 ln -sfn "$tree" "$dir/tree"
+release="tree at $tree"
+if [ "$tree" = "$dir/installed/tree" ]; then
+	version=$(dpkg-query -W -f='${Version}' libpg-query-dev 2>/dev/null) && release="release $version"
+else
+	deb=$(ls "$tree"/../apt/debs/libpg-query-dev_*.deb 2>/dev/null | head -1)
+	[ -z "$deb" ] || release="release $(dpkg-deb -f "$deb" Version)"
+fi
+echo "$release" >"$dir/release.txt.new"
+if cmp -s "$dir/release.txt.new" "$dir/release.txt"; then
+	rm -f "$dir/release.txt.new"
+else
+	mv "$dir/release.txt.new" "$dir/release.txt"
+fi
 {
 	echo "$tree"
 	sha256sum <"$tree/libpg_query.a" | cut -d' ' -f1
