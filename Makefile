@@ -237,7 +237,7 @@ regen: deps $(BUILD)/pgbind-extract $(BUILD)/pgbind-gen $(addprefix extract-pg,$
 # fingerprint, normalize). A difference stops make regen, naming each statement, what differs and
 # the file where it is declared (scripts/regen-hint.sh).
 regen-verify: all
-	@$(BUILD)/pgbind verify $$(BUILD=$(BUILD) PG_MAJOR=$(PG_MAJOR) tools/deparse-probe/run.sh --list) \
+	@$(BUILD)/pgbind --pg=$(PG_MAJOR) verify $$(BUILD=$(BUILD) PG_MAJOR=$(PG_MAJOR) tools/deparse-probe/run.sh --list) \
 		>$(BUILD)/regen-verify.txt 2>&1 || { scripts/regen-hint.sh $(BUILD)/regen-verify.txt $(PG_MAJOR) >&2; exit 1; }
 	@tail -1 $(BUILD)/regen-verify.txt | sed 's/^/make regen: pgbind verify on the corpus: /'
 
@@ -414,8 +414,8 @@ dist: deps
 # ---- benchmark -----------------------------------------------------------------------------------
 
 bench: all rust go
-	$(BUILD)/pgbind bench
-	$(BUILD)/pgbind bench --growth
+	$(BUILD)/pgbind --pg=$(PG_MAJOR) bench
+	$(BUILD)/pgbind --pg=$(PG_MAJOR) bench --growth
 	$(CARGO_RUN) bench
 	$(BUILD)/go/pg_query.test -test.run '^TestBench$$' -short-sql tools/bench/short.sql \
 		$$(grep -v -e '^#' -e '^[[:space:]]*$$' tests/corpus/debian-pg15.txt | sed 's|^|/usr/share/postgresql/15/|')
@@ -546,7 +546,7 @@ fuzz-build: $(FUZZ_TARGETS)
 
 # A longer run than make check's: 600 s a target, or make fuzz FUZZ_SECONDS=N
 fuzz: all fuzz-build
-	@BUILD=$(BUILD) FUZZ_SECONDS=$(or $(FUZZ_SECONDS),600) tests/fuzz/run.sh
+	@BUILD=$(BUILD) PG_MAJOR=$(PG_MAJOR) FUZZ_SECONDS=$(or $(FUZZ_SECONDS),600) tests/fuzz/run.sh
 
 # ---- install ------------------------------------------------------------------------------------
 

@@ -458,6 +458,10 @@ static int bench_main(int argc, char **argv)
 	char *slash = strrchr(self, '/');
 	snprintf(bench, sizeof bench, "%.*s/pgbind-bench", (int)(slash - self), self);
 	setenv("PGBIND", self, 1);
+	/* the benchmark is built for one major: it refuses to run for another (`pgbind --pg=N bench`) */
+	char major[16];
+	snprintf(major, sizeof major, "%d", PG_VERSION_NUM / 10000);
+	setenv("PGBIND_BENCH_MAJOR", major, 1);
 	argv[0] = bench;
 	execv(bench, argv);
 	fprintf(stderr,

@@ -21,7 +21,7 @@
 #                            18 from sid), downloaded once into build/majors/pgNN/debian/
 #                            (tests/versions/debian_tree.sh; nothing outside build/).
 
-MAJORS        ?= 15 17 18
+# MAJORS (15 17 18) is set in the Makefile, which the generation rules need it in.
 MAJORS_DEBIAN ?= 17:trixie 18:sid
 MAJORS_DIR    := $(BUILD)/majors
 # the major of the installed pg_query.h: the one a user's program links with -lpg_query

@@ -11,6 +11,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 BUILD=${BUILD:-build}
+PG_MAJOR=${PG_MAJOR:?the major the fuzz targets are built for (make fuzz and make check pass it)}
 FUZZ_SECONDS=${FUZZ_SECONDS:-}
 FUZZ_SEED=${FUZZ_SEED:-1} # fixed in make check, so a failure there reproduces; make fuzz FUZZ_SEED=0 picks one
 out=$BUILD/fuzz
@@ -25,9 +26,9 @@ if [ -z "$(ls "$out/seeds/parse")" ]; then
 		/;[ \t]*$/ { n++; f = sprintf("%s/%05d.sql", dir, n); printf "%s", stmt > f; close(f); stmt = "" }
 	' tests/sql/*.sql
 	for f in "$out"/seeds/parse/*.sql; do
-		"$BUILD/pgbind" parse "$f" >"$out/seeds/decode/$(basename "$f" .sql).pb" 2>/dev/null ||
+		"$BUILD/pgbind" --pg="$PG_MAJOR" parse "$f" >"$out/seeds/decode/$(basename "$f" .sql).pb" 2>/dev/null ||
 			rm -f "$out/seeds/decode/$(basename "$f" .sql).pb"
-		"$BUILD/pgbind" parse --format=json "$f" >"$out/seeds/json/$(basename "$f" .sql).json" 2>/dev/null ||
+		"$BUILD/pgbind" --pg="$PG_MAJOR" parse --format=json "$f" >"$out/seeds/json/$(basename "$f" .sql).json" 2>/dev/null ||
 			rm -f "$out/seeds/json/$(basename "$f" .sql).json"
 	done
 fi

@@ -62,7 +62,7 @@ for sv in "$@"; do
 	fi
 	# A quick benchmark against this version's own routes: numbers to read, not a pass or a fail.
 	echo "   quick bench on PostgreSQL $major (pgbind bench --quick, the version's SQL scripts):"
-	"$v/src/build/pgbind" bench --quick --dir="$v/tree/sql" 2>&1 | sed -n '/^path /,/^$/p' | sed 's/^/     /'
+	"$v/src/build/pgbind" --pg="$major" bench --quick --dir="$v/tree/sql" 2>&1 | sed -n '/^path /,/^$/p' | sed 's/^/     /'
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -80,6 +80,15 @@ static void bench_usage(void)
 
 int main(int argc, char **argv)
 {
+	/* `pgbind --pg=N bench` runs this program, which is built for one major (the build's) */
+	const char *asked = getenv("PGBIND_BENCH_MAJOR");
+	if (asked && atoi(asked) != PGBIND_PG_MAJOR) {
+		fprintf(stderr,
+				"pgbind bench: the benchmark is built for PostgreSQL %d, not %s: run pgbind --pg=%d bench (or build "
+				"the checkout for %s: make PG_QUERY_DIR=<its libpg_query tree>)\n",
+				PGBIND_PG_MAJOR, asked, PGBIND_PG_MAJOR, asked);
+		return 2;
+	}
 	Bench b = {.rounds = 11, .dir = "/usr/share/postgresql/15"};
 	int n_files = 0;
 	for (int i = 1; i < argc; i++) {

@@ -82,9 +82,11 @@ static const char *pgbind_command(void)
  * it failed. */
 static double run_command(const char *const *args, const char *path)
 {
-	char *argv[5];
+	char *argv[6], pg[16];
 	int argc = 0;
 	argv[argc++] = "pgbind";
+	snprintf(pg, sizeof pg, "--pg=%d", PGBIND_PG_MAJOR); /* the command holds every major: time this one's */
+	argv[argc++] = pg;
 	for (int i = 0; i < 2; i++)
 		if (args[i])
 			argv[argc++] = (char *)args[i];

@@ -36,7 +36,7 @@ for learn in a b; do
 		n=0
 		for f in $(cat "$DIR/half-$check"); do
 			case $f in /*) ;; *) f=$PWD/$f ;; esac
-			m=$("$copy/build/pgbind" verify "$f" 2>&1 | grep -c '^MISMATCH' || true)
+			m=$("$copy/build/pgbind" --pg="$PG_MAJOR" verify "$f" 2>&1 | grep -c '^MISMATCH' || true)
 			n=$((n + m))
 		done
 		echo "   pgbind verify: $n mismatches on the held-out files (a rule-breaking tree is deparsed in a child)"
