@@ -6,8 +6,10 @@
  * load the node model (JSON written by pgbind-extract), read the proto (proto_read.c), read the
  * overrides (overrides.c), classify every field pair (classify.c) into the view model, then for
  * each target (the rows of targets.c) add its spellings to a copy of the view and render every
- * template of its templates directory (template.c). Output is rendered completely in memory before anything
- * is written, so a failure leaves no partial output; each file is then written atomically.
+ * template of its templates directory (template.c), those of a subfolder into the same subfolder
+ * of its output (tests/ into its test-only output). Output is rendered completely in memory
+ * before anything is written, so a failure leaves no partial output; each file is then written
+ * atomically.
  *
  * With --check nothing under --out is touched: the output is rendered into a temporary directory
  * and compared with --out by `diff -ru`; any difference fails. `make check-generated` and a
@@ -170,7 +172,8 @@ static int usage(void)
 			"          targets/NAME/templates), its output (default targets/NAME/generated; the C\n"
 			"          target's targets/c/generated/pgNN, NN the model's major) and the\n"
 			"          output of its test-only templates (those in the templates' tests/ folder)\n"
-			"          follow it. A --templates DIR with no --target\n"
+			"          follow it; any other subfolder of its templates is rendered into the same\n"
+			"          subfolder of its output. A --templates DIR with no --target\n"
 			"          before it names the target by DIR (targets/NAME/templates, or its last component).\n"
 			"--overrides  the exceptions, one file or more (the shared ones, then the version's own)\n"
 			"--node-rules  what libpg_query's summary knows of each node kind (schema/summary.txt)\n"
@@ -443,6 +446,56 @@ static bool add_tests_unit(Target *targets, int *n_targets, int t, bool out_give
 	return true; /* dir.data lives as long as the process */
 }
 
+/* Appends a unit for each other subfolder of targets[t]'s templates (not tests/): its templates are
+ * rendered into the same subfolder of the target's output (a Go package's subpackage is a folder
+ * of the module's: targets/go/templates/parser/ -> targets/go/parser/), and --check compares that
+ * folder as it does the target's, its hand-written files left alone. Sorted by name; false, said
+ * on stderr, when there are more units than MAX_TARGETS. */
+static bool add_subfolder_units(Target *targets, int *n_targets, int t)
+{
+	DIR *d = opendir(targets[t].templates_dir);
+	if (!d)
+		return true; /* render_target says it */
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		gen_Buf dir = {0};
+		gen_Buf_printf(&dir, "%s/%s", targets[t].templates_dir, de->d_name);
+		struct stat st;
+		if (de->d_name[0] != '.' && strcmp(de->d_name, "tests") != 0 && stat(dir.data, &st) == 0 &&
+			S_ISDIR(st.st_mode)) {
+			names = realloc(names, (n + 1) * sizeof *names);
+			if (!names) {
+				fprintf(stderr, "pgbind-gen: out of memory\n");
+				exit(2);
+			}
+			names[n++] = gen_xstrdup(de->d_name);
+		}
+		gen_Buf_free(&dir);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof *names, cmp_str);
+	bool ok = true;
+	for (size_t k = 0; k < n; k++) {
+		if (ok && *n_targets == MAX_TARGETS) {
+			fprintf(stderr, "pgbind-gen: error: %s/%s: too many templates folders (at most %d)\n",
+					targets[t].templates_dir, names[k], MAX_TARGETS);
+			ok = false;
+		}
+		if (ok) { /* the two paths live as long as the process */
+			gen_Buf dir = {0}, out = {0};
+			gen_Buf_printf(&dir, "%s/%s", targets[t].templates_dir, names[k]);
+			gen_Buf_printf(&out, "%s/%s", targets[t].out_dir, names[k]);
+			targets[(*n_targets)++] = (Target){.desc = targets[t].desc, .templates_dir = dir.data, .out_dir = out.data};
+		}
+		free(names[k]);
+	}
+	free(names);
+	return ok;
+}
+
 /* A target's default output: its descriptor's, "{major}" replaced by the model's PostgreSQL major
  * (the C target keeps one folder per major, targets/c/generated/pgNN). Lives as long as the
  * process. */
@@ -550,7 +603,7 @@ int main(int argc, char **argv)
 		if (!targets[t].out_dir)
 			targets[t].out_dir =
 				default_out_dir(targets[t].desc, json_integer_value(json_object_get(model, "pg_major")));
-		if (!add_tests_unit(targets, &n_targets, t, out_given))
+		if (!add_tests_unit(targets, &n_targets, t, out_given) || !add_subfolder_units(targets, &n_targets, t))
 			return 2;
 	}
 	json_t *proto = proto_read_file(proto_path, &err);

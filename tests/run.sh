@@ -189,12 +189,13 @@ stale_copy() {
 		mkdir -p "$TMP/stale/$sd" && cp -r "$sd/." "$TMP/stale/$sd/" || return 1
 	done
 }
+# (every file of the folders, those of a templates subfolder's too: targets/go/parser)
 step "two generator runs give identical output, and it is what is committed" sh -c "
 	'$BUILD/pgbind-gen' $(gen_args_into "$TMP/gen1") >/dev/null &&
 	'$BUILD/pgbind-gen' $(gen_args_into "$TMP/gen2") >/dev/null &&
 	diff -r '$TMP/gen1' '$TMP/gen2' &&
 	for d in $(gen_out_dirs | tr '\n' ' '); do
-		for f in '$TMP/gen1/'\$d/*; do cmp \"\$f\" \$d/\$(basename \"\$f\") || exit 1; done
+		for f in \$(cd '$TMP/gen1/'\$d && find . -type f); do cmp '$TMP/gen1/'\$d/\$f \$d/\$f || exit 1; done
 	done"
 for d in $(gen_out_dirs); do
 	stale_copy
@@ -210,6 +211,12 @@ stale_copy
 cp "$TMP/stale/targets/go/own_gen.go" "$TMP/stale/targets/go/old_gen.go"
 expect_fail "a generated file of targets/go/ no template makes fails the staleness check" 1 \
 	"differs from what the inputs generate" "$BUILD/pgbind-gen" $(gen_args_into "$TMP/stale") --check
+# a templates subfolder renders into the same subfolder of the output, checked as the target's
+# folder, its hand-written files (parser.go) left out
+stale_copy
+echo "// edited by hand" >>"$TMP/stale/targets/go/parser/cgo_gen.go"
+expect_fail "an edited generated file of targets/go/parser/ (cgo_gen.go) fails the staleness check" 1 \
+	"targets/go/parser differs from what the inputs generate" "$BUILD/pgbind-gen" $(gen_args_into "$TMP/stale") --check
 echo "// edited by hand" >>"$TMP/stale/targets/go/pg_query.pb.go"
 expect_fail "an edited targets/go/pg_query.pb.go fails the staleness check" 2 "differs from protoc-gen-go's output" \
 	make -s check-generated-go BUILD="$BUILD" GO_PB_DIR="$TMP/stale/targets/go"

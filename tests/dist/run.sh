@@ -157,6 +157,17 @@ goproxy() {
 step "... and from the module proxy's zip (GOPROXY=file://.../go/proxy)" goproxy
 refuses "the Go package refuses a libpg_query of another major" 2 "pgbind: pg_query.h is libpg_query for another PostgreSQL major" \
 	sh -c "cd '$work/Go/myapp' && CGO_CFLAGS='-I$work/other ${CGO_CFLAGS:-}' GOFLAGS=-mod=mod GOPROXY=off go build -o /dev/null ."
+# ... first, where that header also lacks a function the parser package calls (parser/parser.go
+# calls pg_query_normalize_utility where the header declares the parse modes): the refusal is the
+# parser package's own (its generated cgo_gen.go, compiled before parser.go), not a C error on the
+# missing declaration
+mkdir -p "$work/other-nofunc"
+{
+	sed '/pg_query_normalize_utility(/d' "$work/other/pg_query.h"
+	printf '#ifndef PG_QUERY_PARSE_MODE_BITS\n#define PG_QUERY_PARSE_MODE_BITS 4\n#endif\n'
+} >"$work/other-nofunc/pg_query.h"
+refuses "... first, where that header lacks a function the parser package calls" 2 "pgbind: pg_query.h is libpg_query for another PostgreSQL major" \
+	sh -c "cd '$work/Go/myapp' && CGO_CFLAGS='-I$work/other-nofunc ${CGO_CFLAGS:-}' GOFLAGS=-mod=mod GOPROXY=off go build -o /dev/null ."
 
 echo "== the C sources: pgbind-c-$version.tar.gz (README: Add it to a C project)"
 tour_in_readme() {

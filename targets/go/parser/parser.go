@@ -35,8 +35,8 @@ static PgQueryDeparseResult parser_deparse(void *data, size_t len)
 // The functions only some majors' libraries have: where pg_query.h does not declare one, its
 // result is an error naming it. Declared in 17's header on (normalize_utility; with the parser
 // options, PG_QUERY_PARSE_MODE_BITS) and in 18's (is_utility_stmt; with the fingerprint options,
-// PG_QUERY_FINGERPRINT_DEFAULT): a header's version number alone is not its declarations (a
-// pg_query.h of another major must reach the top-level package's major check, not fail here).
+// PG_QUERY_FINGERPRINT_DEFAULT): a header's version number alone is not its declarations. A
+// pg_query.h of another major than the module's never gets here: cgo_gen.go refuses it first.
 #if PG_VERSION_NUM >= 170000 && defined(PG_QUERY_PARSE_MODE_BITS)
 #define PARSER_HAS_NORMALIZE_UTILITY 1
 #endif

@@ -1,7 +1,9 @@
 //! pg_query.rs's `summary`: what a query touches (tables, aliases, CTE names, functions, filter
 //! columns, statement kinds, the query shortened), as libpg_query 18's `pg_query_summary` computes
-//! it. pgbind computes it from its own tree on every major (`pgbind_summary`, docs/summary.md) and
-//! hands it over as the same protobuf bytes (`pgbind_summary_encode`), which prost decodes into
+//! it. pgbind computes it on every major (docs/summary.md): from the SQL as pg_query_summary does
+//! (`pgbind_summary_sql`, on PostgreSQL's raw parse tree), or from a pgbind tree
+//! ([`Tree::summary`]: `pgbind_summary`), and hands it over as the same protobuf bytes
+//! (`pgbind_summary_encode`), which prost decodes into
 //! [`protobuf::SummaryResult`]: pg_query.rs's route, with pgbind's C in place of libpg_query's.
 //!
 //! What differs from pg_query.rs: the lists keep first-met order without repeats (pg_query.rs's
@@ -187,15 +189,12 @@ impl Tree {
     pub fn summary(&self, truncate_limit: i32) -> crate::Result<protobuf::SummaryResult> {
         let scratch = Arena::new()?; // not the tree's arena: &self may be shared
         let s = call(|st| crate::nonnull(unsafe { ffi::pgbind_summary(self.as_ptr(), truncate_limit, std::ptr::null(), scratch.0, st) }))?;
-        let (mut data, mut len): (*const u8, usize) = (std::ptr::null(), 0);
-        call(|st| unsafe { ffi::pgbind_summary_encode(s, scratch.0, &mut data, &mut len, st) }.then(|| ()))?;
-        protobuf::SummaryResult::decode(convert::slice(data, len))
-            .map_err(|e| crate::Error::invalid(format!("pgbind_summary_encode's bytes do not decode as pg_query.SummaryResult: {}", e)))
+        decode(s, &scratch)
     }
 }
 
 /// What `statement` touches, as libpg_query 18's `pg_query_summary(statement, parser_options,
-/// truncate_limit)` says it, from pgbind's tree on every major. `parser_options`: 0
+/// truncate_limit)` says it, on every major (`pgbind_summary_sql`). `parser_options`: 0
 /// (`PG_QUERY_PARSE_DEFAULT`) only. `truncate_limit`: -1 for no truncated query.
 pub fn summary(statement: &str, parser_options: i32, truncate_limit: i32) -> Result<SummaryResult> {
     error::no_nul(statement)?;
@@ -205,6 +204,23 @@ pub fn summary(statement: &str, parser_options: i32, truncate_limit: i32) -> Res
             parser_options
         )));
     }
-    let protobuf = Tree::parse(statement)?.summary(truncate_limit)?;
-    Ok(SummaryResult::new(protobuf, String::new()))
+    Ok(SummaryResult::new(summary_sql(statement, truncate_limit)?, String::new()))
+}
+
+/// The summary of `sql` by `pgbind_summary_sql` (pg_query_summary's route: from PostgreSQL's raw
+/// parse tree, pgbind's tree built only for a truncated query), its protobuf decoded: the bytes
+/// [`Tree::summary`] of the parsed tree gives, without building that tree.
+fn summary_sql(sql: &str, truncate_limit: i32) -> crate::Result<protobuf::SummaryResult> {
+    let csql = crate::c_string(sql, "the SQL")?;
+    let arena = Arena::new()?;
+    let s = call(|st| crate::nonnull(unsafe { ffi::pgbind_summary_sql(csql.as_ptr(), truncate_limit, std::ptr::null(), arena.0, st) }))?;
+    decode(s, &arena)
+}
+
+/// `summary`'s protobuf (`pgbind_summary_encode`, in `arena`), decoded.
+fn decode(s: *const ffi::pgbind_Summary, arena: &Arena) -> crate::Result<protobuf::SummaryResult> {
+    let (mut data, mut len): (*const u8, usize) = (std::ptr::null(), 0);
+    call(|st| unsafe { ffi::pgbind_summary_encode(s, arena.0, &mut data, &mut len, st) }.then(|| ()))?;
+    protobuf::SummaryResult::decode(convert::slice(data, len))
+        .map_err(|e| crate::Error::invalid(format!("pgbind_summary_encode's bytes do not decode as pg_query.SummaryResult: {}", e)))
 }
