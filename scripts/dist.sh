@@ -103,6 +103,9 @@ cdir=$out/stage/pgbind-c-$version
 mkdir -p "$cdir"
 cp -r targets/c/runtime "$cdir/"
 cp -r "$gen" "$cdir/generated"
+# the converters between majors' trees (pgbind_convert.h): each pair's tables and their index, in
+# runtime/ beside their interpreter, so that compiling runtime/*.c builds them in
+for f in targets/c/generated/convert/*.c; do cp "$f" "$cdir/runtime/convert_$(basename "$f")"; done
 sed "s/@MAJOR@/$major/g; s/@VERSION@/$version/g" scripts/dist/c-README.md >"$cdir/README.md"
 cp scripts/dist/major_check.c "$cdir/runtime/"
 tar -czf "$out/pgbind-c-$version.tar.gz" -C "$out/stage" "pgbind-c-$version"

@@ -180,6 +180,9 @@ cvendor() {
 		cc -o ref "$root/tests/dist/ref.c" $PGQ_CFLAGS $PGQ_LIBS -pthread && ./ref >ref.txt && diff -u ref.txt out.txt
 }
 step "vendored and built with cc, examples/tour.c's output is libpg_query's" cvendor
+step "the vendored sources carry the converters between majors (runtime/convert*.c)" sh -c "cd '$work/C/myapp' &&
+	printf '#include \"pgbind_convert.h\"\nint main(void) { return !(pgbind_convert_has_pair(15, 18) && pgbind_convert_has_pair(18, 17)); }\n' >conv.c &&
+	cc -std=c11 -o conv conv.c third_party/pgbind-c-$version/runtime/convert*.c -Ithird_party/pgbind-c-$version/runtime && ./conv"
 # shellcheck disable=SC2086
 refuses "the C sources refuse a libpg_query of another major" 1 "pgbind: pg_query.h is libpg_query for another PostgreSQL major" \
 	sh -c "cd '$work/C/myapp' && P=third_party/pgbind-c-$version && cc -std=c11 -D_DEFAULT_SOURCE -c -o /dev/null \$P/runtime/major_check.c \
