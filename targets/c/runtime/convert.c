@@ -285,6 +285,26 @@ __attribute__((noinline)) static bool no_enum_form(Cx *cx, const cv_Message *m, 
 }
 
 /* Writes one occurrence o as output field e. */
+/* A declared scalar value (a string, else a number) as field `number`, left out when it is proto3's
+ * default (empty, 0), as libpg_query leaves it out. */
+static bool put_scalar(Cx *cx, uint32_t number, const char *str, uint64_t num)
+{
+	if (str)
+		return !*str || (put_tag(cx, number, CV_WIRE_LEN) && put_varint(cx, strlen(str)) &&
+						 put_bytes(cx, (const uint8_t *)str, strlen(str)));
+	return !num || (put_tag(cx, number, CV_WIRE_VARINT) && put_varint(cx, num));
+}
+
+/* " = 'TEXT'" (at most max bytes of it) or " = N": an input value for a no-form message. */
+static void value_text(char *buf, size_t n, bool is_str, const Occ *o, int max)
+{
+	if (is_str)
+		snprintf(buf, n, " = '%.*s'", o ? (int)(o->value > (uint64_t)max ? (uint64_t)max : o->value) : 0,
+				 o ? (const char *)o->data : "");
+	else
+		snprintf(buf, n, " = %llu", o ? (unsigned long long)o->value : 0ULL);
+}
+
 static bool write_occ(Cx *cx, const cv_Message *m, const cv_OutField *e, Occ *o, int ordinal)
 {
 	const cv_InField *f = &m->fields[o->field];
@@ -341,17 +361,10 @@ __attribute__((noinline)) static bool write_value(Cx *cx, const cv_Message *m, c
 									: (o ? o->value : 0) == v->in_num;
 		if (!match)
 			continue;
-		if (map->out_is_str)
-			return !*v->out_str || (put_tag(cx, e->number, CV_WIRE_LEN) && put_varint(cx, strlen(v->out_str)) &&
-									put_bytes(cx, (const uint8_t *)v->out_str, strlen(v->out_str)));
-		return !v->out_num || (put_tag(cx, e->number, CV_WIRE_VARINT) && put_varint(cx, v->out_num));
+		return put_scalar(cx, e->number, map->out_is_str ? v->out_str : NULL, v->out_num);
 	}
 	char what[160];
-	if (map->in_is_str)
-		snprintf(what, sizeof what, " = '%.*s'", o ? (int)(o->value > 64 ? 64 : o->value) : 0,
-				 o ? (const char *)o->data : "");
-	else
-		snprintf(what, sizeof what, " = %llu", o ? (unsigned long long)o->value : 0ULL);
+	value_text(what, sizeof what, map->in_is_str, o, 64);
 	return no_form(cx, m, &m->fields[e->src], o ? o->at : NULL, what);
 }
 
@@ -387,10 +400,7 @@ __attribute__((noinline)) static bool write_default(Cx *cx, const cv_Message *m,
 	if (e->op == CV_OP_DEFAULT) {
 		if (!applies)
 			return true;
-		if (def->str)
-			return !*def->str || (put_tag(cx, e->number, CV_WIRE_LEN) && put_varint(cx, strlen(def->str)) &&
-								  put_bytes(cx, (const uint8_t *)def->str, strlen(def->str)));
-		return !def->num || (put_tag(cx, e->number, CV_WIRE_VARINT) && put_varint(cx, def->num));
+		return put_scalar(cx, e->number, def->str, def->num);
 	}
 	Occ *o = find_occ(cx, e->src, first, last);
 	bool same;
@@ -401,11 +411,7 @@ __attribute__((noinline)) static bool write_default(Cx *cx, const cv_Message *m,
 		same = (o ? o->value : 0) == (applies ? def->num : 0);
 	if (!same) {
 		char what[96];
-		if (def->str)
-			snprintf(what, sizeof what, " = '%.*s'", o ? (int)(o->value > 32 ? 32 : o->value) : 0,
-					 o ? (const char *)o->data : "");
-		else
-			snprintf(what, sizeof what, " = %llu", o ? (unsigned long long)o->value : 0ULL);
+		value_text(what, sizeof what, def->str != NULL, o, 32);
 		return no_form(cx, m, &m->fields[e->src], o ? o->at : NULL, what);
 	}
 	if (o)
