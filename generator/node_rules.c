@@ -260,6 +260,23 @@ static bool add_key(Ctx *c, json_t *msg, int msg_index, const KeyDesc *k, const 
 	return true;
 }
 
+/* A kind's flag line (`statement:unnamed`, `filter:stop`: KEY with its one VALUE), if it has one, as
+ * a rendered line with no field. */
+static bool kind_flag(Ctx *c, const char *target, int msg_index, const char *key, const char *value)
+{
+	const char *v = overrides_get(c->ov, target, key);
+	if (!v)
+		return true;
+	if (strcmp(v, value))
+		return overrides_fail(c->ov, c->err, target, key, "%s %s:%s: the value is %s", target, key, v, value);
+	json_array_append_new(
+		c->lines, json_pack("{s:s, s:i, s:s, s:s, s:i, s:s, s:i, s:i, s:b, s:[], s:[], s:[], s:s, s:s, s:s}", "message",
+							target, "message_index", msg_index, "rule", key, "action", value, "field_index", -1,
+							"field", "", "group", 0, "cond_field", -1, "cond_negate", 0, "cond_values", "cond_names",
+							"cond_c_values", "c_field", "", "c_how", "none", "cond_c_field", ""));
+	return true;
+}
+
 /* Every kind-level key of msg, in the file's order for the labelled ones. */
 static bool read_kind(Ctx *c, json_t *msg, int msg_index)
 {
@@ -294,28 +311,7 @@ static bool read_kind(Ctx *c, json_t *msg, int msg_index)
 				return false;
 		}
 	}
-	const char *stmt = overrides_get(c->ov, target, "statement");
-	if (stmt && strcmp(stmt, "unnamed"))
-		return overrides_fail(c->ov, c->err, target, "statement", "%s statement:%s: the value is unnamed", target,
-							  stmt);
-	if (stmt)
-		json_array_append_new(
-			c->lines,
-			json_pack("{s:s, s:i, s:s, s:s, s:i, s:s, s:i, s:i, s:b, s:[], s:[], s:[], s:s, s:s, s:s}", "message",
-					  target, "message_index", msg_index, "rule", "statement", "action", "unnamed", "field_index", -1,
-					  "field", "", "group", 0, "cond_field", -1, "cond_negate", 0, "cond_values", "cond_names",
-					  "cond_c_values", "c_field", "", "c_how", "none", "cond_c_field", ""));
-	const char *filter = overrides_get(c->ov, target, "filter");
-	if (filter && strcmp(filter, "stop"))
-		return overrides_fail(c->ov, c->err, target, "filter", "%s filter:%s: the value is stop", target, filter);
-	if (filter)
-		json_array_append_new(
-			c->lines,
-			json_pack("{s:s, s:i, s:s, s:s, s:i, s:s, s:i, s:i, s:b, s:[], s:[], s:[], s:s, s:s, s:s}", "message",
-					  target, "message_index", msg_index, "rule", "filter", "action", "stop", "field_index", -1,
-					  "field", "", "group", 0, "cond_field", -1, "cond_negate", 0, "cond_values", "cond_names",
-					  "cond_c_values", "c_field", "", "c_how", "none", "cond_c_field", ""));
-	return true;
+	return kind_flag(c, target, msg_index, "statement", "unnamed") && kind_flag(c, target, msg_index, "filter", "stop");
 }
 
 /* Whether some summary line of msg names field (or `Kind.field summary:none` does). */
