@@ -71,7 +71,7 @@ static const char *type_text(json_t *f, char *buf, size_t n)
 /* The field-level declarations an older field only the older major has (or retyped) may carry. */
 static bool field_declared(cg_Pair *pair, const char *target)
 {
-	static const char *const keys[] = {"moved", "map", "dropped", "unset"};
+	static const char *const keys[] = {"moved", "map", "dropped", "unset", "option"};
 	int n = 0;
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
 		if (overrides_get(pair->ov, target, keys[i]))
@@ -98,14 +98,16 @@ static bool fail_field(cg_Pair *pair, gen_Error *err, json_t *msg, json_t *newer
 	else
 		snprintf(where, sizeof where, "(%d) has no field of that name in %d (message %s at %s:%d)", pair->older->major,
 				 pair->newer->major, m, pair->newer->path, newer_msg ? cg_int(newer_msg, "line") : 0);
-	return gen_fail(err, pair->older->path, cg_int(f, "line"), 0,
-					"%s.%s %s; declare in %s what it becomes, one of:\n"
-					"    %s.%s moved:FIELD.FIELD until:%d    (its value moves into a sub-message of %d)\n"
-					"    %s.%s map:OLD=NEW|OLD=NEW to:FIELD until:%d    (value to value)\n"
-					"    %s.%s dropped:true until:%d    (the value is lost converting up)\n"
-					"    %s.%s unset:true until:%d    (the parser never sets it: a value is an error)",
-					m, name, where, pair->ov_path, m, name, pair->older->major, pair->newer->major, m, name,
-					pair->older->major, m, name, pair->older->major, m, name, pair->older->major);
+	return gen_fail(
+		err, pair->older->path, cg_int(f, "line"), 0,
+		"%s.%s %s; declare in %s what it becomes, one of:\n"
+		"    %s.%s moved:FIELD.FIELD until:%d    (its value moves into a sub-message of %d)\n"
+		"    %s.%s map:OLD=NEW|OLD=NEW to:FIELD until:%d    (value to value)\n"
+		"    %s.%s option:LIST=NAME arg:VALUE until:%d    (a bool: true is one DefElem NAME in LIST, a Boolean VALUE)\n"
+		"    %s.%s dropped:true until:%d    (the value is lost converting up)\n"
+		"    %s.%s unset:true until:%d    (the parser never sets it: a value is an error)",
+		m, name, where, pair->ov_path, m, name, pair->older->major, pair->newer->major, m, name, pair->older->major, m,
+		name, pair->older->major, m, name, pair->older->major, m, name, pair->older->major);
 }
 
 /* An older enum's values the newer enum lacks must be declared unset. */
@@ -198,21 +200,23 @@ static bool check_message(cg_Pair *pair, json_t *msg, json_t *queue, json_t *see
 		const char *name = cg_str(f, "name");
 		snprintf(target, sizeof target, "%s.%s", m, name);
 		if (field_differs(newer_msg, f)) {
-			static const char *const keys[] = {"moved", "map", "dropped", "unset"};
+			static const char *const keys[] = {"moved", "map", "dropped", "unset", "option"};
 			int n_keys = 0;
 			for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
 				n_keys += overrides_get(pair->ov, target, keys[k]) != NULL;
 			if (n_keys > 1)
 				return overrides_fail(pair->ov, err, target, "moved",
-									  "%s: declare one of moved:, map:, dropped:, unset:", target);
+									  "%s: declare one of moved:, map:, dropped:, unset:, option:", target);
 			/* field_declared() marked them used; read them again for their values */
 			const char *moved = overrides_get(pair->ov, target, "moved");
 			if (moved && !check_moved(pair, msg, f, moved, err))
 				return false;
-			if (!moved && !overrides_get(pair->ov, target, "map") && !overrides_get(pair->ov, target, "dropped") &&
-				!overrides_get(pair->ov, target, "unset"))
+			const char *option = overrides_get(pair->ov, target, "option");
+			if (!moved && !option && !overrides_get(pair->ov, target, "map") &&
+				!overrides_get(pair->ov, target, "dropped") && !overrides_get(pair->ov, target, "unset"))
 				return fail_field(pair, err, msg, newer_msg, f);
-			if (overrides_get(pair->ov, target, "unset") || overrides_get(pair->ov, target, "dropped"))
+			/* option: is resolved against the newer proto where its tables are written (convert_emit.c) */
+			if (option || overrides_get(pair->ov, target, "unset") || overrides_get(pair->ov, target, "dropped"))
 				continue;
 		}
 		if (strcmp(cg_str(f, "type_kind"), "enum") == 0 && !field_differs(newer_msg, f) &&

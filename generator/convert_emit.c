@@ -3,7 +3,8 @@
  * directions (older -> newer: "up", newer -> older: "down"), as one C file in the shape of
  * targets/c/runtime/convert_table.h. Entry point cg_emit(), called by generator/convert.c after
  * cg_check() has found every difference declared. The declarations (schema/majors.txt) it reads:
- * moved:/when:, map:/to:, dropped:, unset:, down:drop and set:PG_VERSION_NUM (docs/convert.md).
+ * moved:/when:, map:/to:, dropped:, unset:, option:, down:drop, default:/if: and set:PG_VERSION_NUM
+ * (docs/convert.md).
  */
 #include "convert.h"
 
@@ -13,7 +14,18 @@
 
 /* The C enums of targets/c/runtime/convert_table.h, by value. */
 enum { IN_REPEATED = 1, IN_DROP = 2, IN_INLINE = 4, IN_NODE = 8 };
-enum { OP_COPY, OP_MSG, OP_ENUM, OP_VALUE, OP_SYNTH, OP_CONST, OP_DEFAULT, OP_DEFAULT_CHECK };
+enum {
+	OP_COPY,
+	OP_MSG,
+	OP_ENUM,
+	OP_VALUE,
+	OP_SYNTH,
+	OP_CONST,
+	OP_DEFAULT,
+	OP_DEFAULT_CHECK,
+	OP_OPTION_UP,
+	OP_OPTION_DOWN
+};
 enum { OUT_ALWAYS = 1, OUT_NEEDS_PARENT = 2 };
 enum { MSG_NO_FORM = 1, MSG_STREAM = 2 };
 
@@ -33,6 +45,8 @@ typedef struct {
 	gen_Buf value_rows;
 	int n_defaults;
 	gen_Buf default_rows;
+	int n_options;
+	gen_Buf option_rows;
 } Dir;
 
 typedef struct {
@@ -226,6 +240,175 @@ static int default_entry(Dir *d, const InList *in, const char *mn, json_t *g, ge
 		snprintf(str, sizeof str, "\"%s\"", def);
 	gen_Buf_printf(&d->default_rows, "\t{\"%s\", %d, %s, %d, %s, %lluu},\n", target, cond, cond_arr, n, str,
 				   is_str ? 0ULL : num);
+	return idx;
+}
+
+/* ---- option: an older bool the newer major says as one DefElem of a list ------------------------ */
+
+static void pb_varint(gen_Buf *b, unsigned long long v)
+{
+	do {
+		char c = (char)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+		gen_Buf_append(b, &c, 1);
+		v >>= 7;
+	} while (v);
+}
+
+/* A length-delimited field: its tag, length and bytes. */
+static void pb_len(gen_Buf *b, int number, const char *data, size_t len)
+{
+	pb_varint(b, (unsigned long long)number << 3 | 2);
+	pb_varint(b, len);
+	gen_Buf_append(b, data, len);
+}
+
+/* The newer proto's field of message `msg` named `name` (or, name NULL, the one of type `type`),
+ * of type `type`: its number; 0 after filling err (at the declaration) when there is none. */
+static int option_field(Dir *d, const char *target, const char *value, const char *msg, const char *name,
+						const char *type, gen_Error *err)
+{
+	json_t *m = cg_msg(d->pair->newer, msg);
+	size_t i;
+	json_t *f;
+	json_array_foreach(json_object_get(m, "fields"), i,
+					   f) if ((name ? strcmp(cg_str(f, "name"), name) == 0 : strcmp(cg_str(f, "type"), type) == 0) &&
+							  strcmp(cg_str(f, "type"), type) == 0 &&
+							  !json_is_true(json_object_get(f, "repeated"))) return cg_int(f, "number");
+	return overrides_fail(d->pair->ov, err, target, "option",
+						  "option:%s: %s (%d) has no field %s%s%s of type %s (message %s%s); the declaration needs it",
+						  value, d->pair->newer->path, d->pair->newer->major, msg, name ? "." : "", name ? name : "",
+						  type, msg, m ? "" : ", which it lacks"),
+		   0;
+}
+
+/* Writes a byte string as a C array named NAME, for the cv_Option row. */
+static void put_bytes_array(Dir *d, const char *name, const gen_Buf *b)
+{
+	gen_Buf_printf(&d->body, "static const uint8_t %s[] = {", name);
+	for (size_t i = 0; i < b->len; i++)
+		gen_Buf_printf(&d->body, "%s0x%02x", i ? ", " : "", (unsigned char)b->data[i]);
+	gen_Buf_puts(&d->body, b->len ? "};\n" : "0};\n");
+}
+
+/* An option:LIST=NAME arg:VALUE declaration on the older bool fo of message mn: its row in the options
+ * table (-1 on an error). LIST is a repeated Node field only the newer major has; VALUE is true,
+ * false or a bool field both majors have (read from this direction's input). Every field number
+ * comes from the newer proto; what it lacks stops the generator at the declaration's line. */
+static int option_entry(Dir *d, const InList *in, const char *mn, json_t *fo, gen_Error *err)
+{
+	char target[256], buf[256];
+	snprintf(target, sizeof target, "%s.%s", mn, cg_str(fo, "name"));
+	const char *value = overrides_get(d->pair->ov, target, "option"), *val = overrides_get(d->pair->ov, target, "arg");
+	snprintf(buf, sizeof buf, "%s", value);
+	char *eq = strchr(buf, '=');
+	if (!eq || eq == buf || !eq[1] || strchr(eq + 1, '=') || !val)
+		return overrides_fail(d->pair->ov, err, target, "option",
+							  "option:%s: expected option:LIST=NAME arg:VALUE (VALUE true, false or a bool field)",
+							  value),
+			   -1;
+	*eq = '\0';
+	const char *list = buf, *name = eq + 1;
+	json_t *om = cg_msg(d->pair->older, mn), *nm = cg_msg(d->pair->newer, mn), *lf = cg_field(nm, list);
+	if (strcmp(cg_str(fo, "type"), "bool") != 0 || json_is_true(json_object_get(fo, "repeated")))
+		return overrides_fail(d->pair->ov, err, target, "option", "option:%s: %s is not a bool", value, target), -1;
+	if (!lf || strcmp(cg_str(lf, "type"), "Node") != 0 || !json_is_true(json_object_get(lf, "repeated")) ||
+		cg_field(om, list))
+		return overrides_fail(d->pair->ov, err, target, "option",
+							  "option:%s: %s is not a repeated Node field of %d's %s that %d's lacks (%s)", value, list,
+							  d->pair->newer->major, mn, d->pair->older->major, d->pair->newer->path),
+			   -1;
+	int src = -1, constant = 0;
+	if (strcmp(val, "true") == 0 || strcmp(val, "false") == 0)
+		constant = strcmp(val, "true") == 0;
+	else {
+		json_t *vo = cg_field(om, val), *vn = cg_field(nm, val);
+		src = in_find(in, val);
+		if (!vo || !vn || !cg_same_type(vo, vn) || strcmp(cg_str(vo, "type"), "bool") != 0 || src < 0 ||
+			in->v[src].parent >= 0)
+			return overrides_fail(d->pair->ov, err, target, "arg",
+								  "arg:%s: not true, false or a bool field both majors' %s have", val, mn),
+				   -1;
+	}
+	/* The newer proto's numbers: Node's DefElem and Boolean kinds, DefElem's fields, DEFELEM_UNSPEC. */
+	int node_def_elem = option_field(d, target, value, "Node", NULL, "DefElem", err);
+	int node_boolean = node_def_elem ? option_field(d, target, value, "Node", NULL, "Boolean", err) : 0;
+	int boolval = node_boolean ? option_field(d, target, value, "Boolean", "boolval", "bool", err) : 0;
+	static const char *const de_names[] = {"defname", "arg", "defaction", "location"};
+	static const char *const de_types[] = {"string", "Node", "DefElemAction", "int32"};
+	int de[4] = {0};
+	for (int k = 0; boolval && k < 4 && (k == 0 || de[k - 1]); k++)
+		de[k] = option_field(d, target, value, "DefElem", de_names[k], de_types[k], err);
+	if (!de[3])
+		return -1;
+	long unspec = -1;
+	json_t *ea = json_object_get(d->pair->newer->enums, "DefElemAction"), *v;
+	size_t i;
+	json_array_foreach(json_object_get(ea, "values"), i, v) if (strcmp(cg_str(v, "name"), "DEFELEM_UNSPEC") == 0)
+		unspec = cg_int(v, "number");
+	if (unspec < 0)
+		return overrides_fail(d->pair->ov, err, target, "option",
+							  "option:%s: %s (%d) has no enum value DefElemAction.DEFELEM_UNSPEC", value,
+							  d->pair->newer->path, d->pair->newer->major),
+			   -1;
+	/* Ignored down: DefElem's location and the fields declared down:drop (18's arg_location). */
+	int idx = d->n_options++;
+	gen_Buf_printf(&d->body, "static const uint32_t %s_option_%d_ignore[] = {", d->pre, idx);
+	int n_ignore = 0;
+	json_array_foreach(json_object_get(cg_msg(d->pair->newer, "DefElem"), "fields"), i, v)
+	{
+		if (cg_int(v, "number") == de[3] || decl(d, "DefElem", cg_str(v, "name"), "down"))
+			gen_Buf_printf(&d->body, "%s%d", n_ignore++ ? ", " : "", cg_int(v, "number"));
+	}
+	gen_Buf_puts(&d->body, "};\n");
+	size_t up_len[2], down_len[2];
+	for (int b = 0; b < 2; b++) {
+		gen_Buf boolean = {0}, arg = {0}, def = {0}, up_def = {0}, up = {0};
+		if (b) {
+			pb_varint(&boolean, (unsigned long long)boolval << 3);
+			pb_varint(&boolean, 1);
+		}
+		pb_len(&arg, node_boolean, boolean.data, boolean.len);
+		/* in DefElem's declaration order, as protobuf-c writes */
+		json_array_foreach(json_object_get(cg_msg(d->pair->newer, "DefElem"), "fields"), i, v)
+		{
+			int n = cg_int(v, "number");
+			gen_Buf one = {0};
+			if (n == de[0])
+				pb_len(&one, n, name, strlen(name));
+			else if (n == de[1])
+				pb_len(&one, n, arg.data, arg.len);
+			else if (n == de[2]) {
+				pb_varint(&one, (unsigned long long)n << 3);
+				pb_varint(&one, (unsigned long long)unspec);
+			}
+			gen_Buf_append(&def, one.data, one.len);
+			gen_Buf_append(&up_def, one.data, one.len);
+			if (n == de[3]) { /* up: -1, PostgreSQL's unknown location (the older tree records none) */
+				pb_varint(&up_def, (unsigned long long)n << 3);
+				pb_varint(&up_def, ~0ULL);
+			}
+			gen_Buf_free(&one);
+		}
+		pb_len(&up, node_def_elem, up_def.data, up_def.len);
+		char an[64];
+		snprintf(an, sizeof an, "%s_option_%d_up%d", d->pre, idx, b);
+		put_bytes_array(d, an, &up);
+		snprintf(an, sizeof an, "%s_option_%d_down%d", d->pre, idx, b);
+		put_bytes_array(d, an, &def);
+		up_len[b] = up.len;
+		down_len[b] = def.len;
+		gen_Buf_free(&boolean);
+		gen_Buf_free(&arg);
+		gen_Buf_free(&def);
+		gen_Buf_free(&up_def);
+		gen_Buf_free(&up);
+	}
+	const char *p = d->pre;
+	gen_Buf_printf(&d->option_rows,
+				   "\t{\"%s\", %d, %d, {%s_option_%d_up0, %s_option_%d_up1}, {%zuu, %zuu}, %d, {%s_option_%d_down0, "
+				   "%s_option_%d_down1}, {%zuu, %zuu}, %s_option_%d_ignore, %d},\n",
+				   target, src, constant, p, idx, p, idx, up_len[0], up_len[1], node_def_elem, p, idx, p, idx,
+				   down_len[0], down_len[1], p, idx, n_ignore);
 	return idx;
 }
 
@@ -437,6 +620,20 @@ static int build_plan(Dir *d, json_t *m, const InList *in, bool *stream, gen_Err
 					simple = false;
 					taken = true;
 				}
+				const char *option = decl(d, mn, fon, "option");
+				size_t olen = strlen(gn);
+				if (option && strncmp(option, gn, olen) == 0 && option[olen] == '=') {
+					int oi = option_entry(d, in, mn, fo, err);
+					if (oi < 0) {
+						free(out);
+						return -2;
+					}
+					OutF o = {{0}, OP_OPTION_UP, 2, 0, in_find(in, fon), oi, (unsigned)cg_int(g, "number")};
+					snprintf(o.name, sizeof o.name, "%s", gn);
+					out[n_out++] = o;
+					simple = false;
+					taken = true;
+				}
 				const char *moved = decl(d, mn, fon, "moved");
 				size_t len = strlen(gn);
 				if (moved && strncmp(moved, gn, len) == 0 && moved[len] == '.' && k < 16) {
@@ -478,7 +675,20 @@ static int build_plan(Dir *d, json_t *m, const InList *in, bool *stream, gen_Err
 			continue;
 		}
 		const char *moved = decl(d, mn, gn, "moved"), *map = decl(d, mn, gn, "map");
-		if (moved) {
+		const char *option = decl(d, mn, gn, "option");
+		if (option) {
+			int oi = option_entry(d, in, mn, g, err);
+			if (oi < 0) {
+				free(out);
+				return -2;
+			}
+			char list[256];
+			snprintf(list, sizeof list, "%.*s", (int)strcspn(option, "="), option);
+			OutF o = {{0}, OP_OPTION_DOWN, 0, 0, in_find(in, list), oi, (unsigned)cg_int(g, "number")};
+			snprintf(o.name, sizeof o.name, "%s", gn);
+			out[n_out++] = o;
+			simple = false;
+		} else if (moved) {
 			int p = in_find(in, moved);
 			const char *when = decl(d, mn, gn, "when");
 			OutF o = direct(d, g, in->v[p].field, p);
@@ -619,20 +829,24 @@ static bool emit_dir(cg_Pair *pair, bool up, gen_Buf *out, gen_Error *err)
 			gen_Buf_printf(out, "static const cv_ValueMap %s_values[] = {\n%s};\n", d.pre, d.value_rows.data);
 		if (d.default_rows.len)
 			gen_Buf_printf(out, "static const cv_Default %s_defaults[] = {\n%s};\n", d.pre, d.default_rows.data);
+		if (d.option_rows.len)
+			gen_Buf_printf(out, "static const cv_Option %s_options[] = {\n%s};\n", d.pre, d.option_rows.data);
 		gen_Buf_printf(out,
 					   "const cv_Table pgbind_convert_pg%d_pg%d = {%d, %d, %ld, %s_messages, %zu, 0, %s_plans, %s%s, "
-					   "%s%s, %s%s};\n\n",
+					   "%s%s, %s%s, %s%s};\n\n",
 					   d.S->major, d.D->major, d.S->major, d.D->major, d.D->version_num, d.pre,
 					   json_array_size(d.names), d.pre, d.enum_rows.len ? d.pre : "NULL",
 					   d.enum_rows.len ? "_enums" : "", d.value_rows.len ? d.pre : "NULL",
 					   d.value_rows.len ? "_values" : "", d.default_rows.len ? d.pre : "NULL",
-					   d.default_rows.len ? "_defaults" : "");
+					   d.default_rows.len ? "_defaults" : "", d.option_rows.len ? d.pre : "NULL",
+					   d.option_rows.len ? "_options" : "");
 	}
 	gen_Buf_free(&d.body);
 	gen_Buf_free(&d.plans);
 	gen_Buf_free(&d.enum_rows);
 	gen_Buf_free(&d.value_rows);
 	gen_Buf_free(&d.default_rows);
+	gen_Buf_free(&d.option_rows);
 	gen_Buf_free(&rows);
 	json_decref(d.index);
 	json_decref(d.names);

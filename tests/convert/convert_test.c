@@ -666,10 +666,22 @@ static int show(const Run *r, const char *sql)
 			if (c)
 				printf("%d to %d: error %d: %s (at byte %zu)\n", from[i]->major, to[i]->major, c, err.message,
 					   err.offset);
-			else
-				printf("%d to %d: %zu bytes, %s %d's own parse\n", from[i]->major, to[i]->major, n,
-					   !q.error && n == q.parse_tree.len && memcmp(out, q.parse_tree.data, n) == 0 ? "equal to" : "not",
+			else if (q.error)
+				printf("%d to %d: %zu bytes (%d does not parse it)\n", from[i]->major, to[i]->major, n, to[i]->major);
+			else if (n == q.parse_tree.len && memcmp(out, q.parse_tree.data, n) == 0)
+				printf("%d to %d: %zu bytes, equal to %d's own parse\n", from[i]->major, to[i]->major, n, to[i]->major);
+			else {
+				/* the fields it differs in, by the output proto (the other direction's input) */
+				wd_Keys keys = {0};
+				const cv_Table *t = i == 0 ? r->down_t : r->up_t;
+				wd_diff(t, t->root, out, n, (const uint8_t *)q.parse_tree.data, q.parse_tree.len, &keys);
+				printf("%d to %d: %zu bytes, not %d's own parse: it differs in", from[i]->major, to[i]->major, n,
 					   to[i]->major);
+				for (int k = 0; k < keys.n; k++)
+					printf("%s %s", k ? "," : "", keys.keys[k]);
+				printf("\n");
+				free(keys.keys);
+			}
 			to[i]->free_result(q);
 			free(out);
 		}

@@ -180,6 +180,48 @@ static bool get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 	return false;
 }
 
+/* Reads the value of a field of wire type `wire` (already checked: VARINT, I64, I32 or LEN) at *p:
+ * a number into *v, or a LEN value's length into *v and its bytes' start into *data. */
+static bool get_value(const uint8_t **p, const uint8_t *end, int wire, uint64_t *v, const uint8_t **data)
+{
+	*v = 0;
+	if (wire == CV_WIRE_VARINT)
+		return get_varint(p, end, v);
+	if (wire == CV_WIRE_LEN) {
+		if (!get_varint(p, end, v) || *v > (uint64_t)(end - *p))
+			return false;
+		*data = *p;
+		*p += *v;
+		return true;
+	}
+	size_t n = wire == CV_WIRE_I64 ? 8 : 4;
+	if ((size_t)(end - *p) < n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		*v |= (uint64_t)(*p)[i] << (8 * i);
+	*p += n;
+	return true;
+}
+
+/* One field of an encoded message at *p (a varint key, then its value); false when malformed. */
+typedef struct {
+	uint64_t number, value;
+	int wire;
+	const uint8_t *data;
+} Field;
+
+static bool next_field(const uint8_t **p, const uint8_t *end, Field *f)
+{
+	uint64_t key;
+	if (!get_varint(p, end, &key))
+		return false;
+	f->number = key >> 3;
+	f->wire = (int)(key & 7);
+	f->data = *p;
+	return (f->wire == CV_WIRE_VARINT || f->wire == CV_WIRE_I64 || f->wire == CV_WIRE_I32 || f->wire == CV_WIRE_LEN) &&
+		   get_value(p, end, f->wire, &f->value, &f->data);
+}
+
 static bool push_occ(Cx *cx, Occ o)
 {
 	if (cx->n_occ == cx->cap_occ) {
@@ -223,31 +265,12 @@ static bool read_fields(Cx *cx, const cv_Message *m, const cv_Message *lm, int o
 			return fail(cx, PGBIND_CONVERT_MALFORMED, at, "%s.%s: wire type %d where the proto says %d, at offset %zu",
 						lm->name, f->name, wire, f->wire, (size_t)(at - cx->base));
 		const uint8_t *data = p;
-		switch (wire) {
-		case CV_WIRE_VARINT:
-			if (!get_varint(&p, end, &v))
-				return fail(cx, PGBIND_CONVERT_MALFORMED, at, "%s.%s: a truncated varint at offset %zu", lm->name,
-							f->name, (size_t)(at - cx->base));
-			break;
-		case CV_WIRE_I64:
-		case CV_WIRE_I32: {
-			size_t n = wire == CV_WIRE_I64 ? 8 : 4;
-			if ((size_t)(end - p) < n)
-				return fail(cx, PGBIND_CONVERT_MALFORMED, at, "%s.%s: a truncated fixed value at offset %zu", lm->name,
-							f->name, (size_t)(at - cx->base));
-			for (size_t i = 0; i < n; i++)
-				v |= (uint64_t)p[i] << (8 * i);
-			p += n;
-			break;
-		}
-		default: /* LEN */
-			if (!get_varint(&p, end, &v) || v > (uint64_t)(end - p))
-				return fail(cx, PGBIND_CONVERT_MALFORMED, at,
-							"%s.%s: a length past the end of its message at offset %zu", lm->name, f->name,
-							(size_t)(at - cx->base));
-			data = p;
-			p += v;
-		}
+		if (!get_value(&p, end, wire, &v, &data))
+			return fail(cx, PGBIND_CONVERT_MALFORMED, at, "%s.%s: %s at offset %zu", lm->name, f->name,
+						wire == CV_WIRE_VARINT ? "a truncated varint"
+						: wire == CV_WIRE_LEN  ? "a length past the end of its message"
+											   : "a truncated fixed value",
+						(size_t)(at - cx->base));
 		if (!(f->flags & CV_IN_REPEATED))
 			for (size_t i = first; i < cx->n_occ; i++)
 				if (cx->occ[i].field == idx)
@@ -419,9 +442,68 @@ __attribute__((noinline)) static bool write_default(Cx *cx, const cv_Message *m,
 	return true;
 }
 
+/* Whether the encoded Node p..p+n is option o's DefElem with Boolean b: one field, o->node_field,
+ * whose fields other than the ignored ones are o->down[b]'s, each once (compared field by field). */
+static bool is_option(const cv_Option *o, int b, const uint8_t *p, size_t n)
+{
+	const uint8_t *end = p + n;
+	Field node, f, want;
+	if (!next_field(&p, end, &node) || node.number != o->node_field || node.wire != CV_WIRE_LEN || p != end)
+		return false;
+	uint32_t seen = 0, n_want = 0; /* bit k: down[b]'s k-th field was matched */
+	for (const uint8_t *w = o->down[b];
+		 w < o->down[b] + o->down_len[b] && next_field(&w, o->down[b] + o->down_len[b], &want);)
+		n_want++;
+	const uint8_t *q = node.data, *q_end = node.data + node.value;
+	while (q < q_end) {
+		if (!next_field(&q, q_end, &f))
+			return false;
+		bool ignored = false;
+		for (uint32_t i = 0; i < o->n_ignore; i++)
+			ignored |= f.number == o->ignore[i];
+		if (ignored)
+			continue;
+		const uint8_t *w = o->down[b], *w_end = w + o->down_len[b];
+		uint32_t k = 0;
+		while (w < w_end && next_field(&w, w_end, &want) && want.number != f.number)
+			k++;
+		if (k >= n_want || (seen & (1u << k)) || want.wire != f.wire || want.value != f.value ||
+			(f.wire == CV_WIRE_LEN && memcmp(want.data, f.data, (size_t)f.value) != 0))
+			return false;
+		seen |= 1u << k;
+	}
+	return seen == (1u << n_want) - 1;
+}
+
+/* CV_OP_OPTION_UP: the older bool src true is the option's DefElem, the list e's one element.
+ * CV_OP_OPTION_DOWN: the list src holding exactly that DefElem is the older bool true; absent,
+ * false; else it stays unread, and transcode() says the list has no form. */
+static bool write_option(Cx *cx, const cv_OutField *e, size_t first, size_t last)
+{
+	const cv_Option *o = &cx->t->options[e->arg];
+	Occ *v = o->value >= 0 ? find_occ(cx, o->value, first, last) : NULL;
+	int b = o->value >= 0 ? v && v->value != 0 : o->constant;
+	Occ *src = find_occ(cx, e->src, first, last);
+	if (e->op == CV_OP_OPTION_UP) {
+		if (src)
+			src->used = 1;
+		return !src || !src->value ||
+			   (put_tag(cx, e->number, CV_WIRE_LEN) && put_varint(cx, o->up_len[b]) &&
+				put_bytes(cx, o->up[b], o->up_len[b]));
+	}
+	if (!src || find_occ(cx, e->src, (size_t)(src - cx->occ) + 1, last) ||
+		!is_option(o, b, src->data, (size_t)src->value))
+		return true;
+	src->used = 1;
+	return put_tag(cx, e->number, CV_WIRE_VARINT) && put_varint(cx, 1);
+}
+
 static bool write_entry(Cx *cx, const cv_Message *m, const cv_OutField *e, size_t first, size_t last)
 {
 	switch (e->op) {
+	case CV_OP_OPTION_UP:
+	case CV_OP_OPTION_DOWN:
+		return write_option(cx, e, first, last);
 	case CV_OP_DEFAULT:
 	case CV_OP_DEFAULT_CHECK:
 		return write_default(cx, m, e, first, last);

@@ -47,6 +47,8 @@ enum {
 	CV_OP_DEFAULT,       /* up: default arg's value, written when its condition holds */
 	CV_OP_DEFAULT_CHECK, /* down: src must hold default arg's value for its condition (or 0 when it does
 							not hold); nothing is written */
+	CV_OP_OPTION_UP,     /* up: src, an older bool, true: option arg's DefElem as this list's one element */
+	CV_OP_OPTION_DOWN,   /* down: this older bool is true when the list src holds option arg's DefElem alone */
 };
 
 /* Plan entry flags. */
@@ -124,6 +126,26 @@ typedef struct {
 	uint64_t num;    /* a varint default (bool, integer, enum in the newer major's numbering) */
 } cv_Default;
 
+/* A declared option (schema/majors.txt option:LIST=NAME arg:VALUE on an older bool): the newer major
+ * says it as one DefElem NAME (a Boolean argument, DEFELEM_UNSPEC) in its list LIST. The bytes are
+ * the generator's, from the newer proto's field numbers; [0] with the Boolean false, [1] true.
+ * Up: the older bool true writes up[VALUE] (a Node: its DefElem's location -1, the older tree has
+ * none), false nothing. Down: a list holding exactly one Node, field node_field, a DefElem whose
+ * fields other than the ignored ones (its locations) are down[VALUE]'s, each once, is true; an
+ * absent list false; anything else in the list has no form. */
+typedef struct {
+	const char *name; /* "GrantRoleStmt.admin_opt" */
+	int16_t value;    /* the input field holding the Boolean's value (a bool both majors have), or -1 */
+	uint8_t constant; /* the Boolean's value when value is -1 */
+	const uint8_t *up[2];
+	uint32_t up_len[2];
+	uint32_t node_field;    /* the Node field holding a DefElem */
+	const uint8_t *down[2]; /* the DefElem's fields, the ignored ones left out */
+	uint32_t down_len[2];
+	const uint32_t *ignore; /* DefElem field numbers read as anything: its location, its down:drop fields */
+	uint32_t n_ignore;
+} cv_Option;
+
 typedef struct cv_Table {
 	int from_major, to_major;
 	int32_t to_version_num; /* the output's PG_VERSION_NUM (ParseResult.version) */
@@ -134,6 +156,7 @@ typedef struct cv_Table {
 	const cv_EnumMap *enums;
 	const cv_ValueMap *values;
 	const cv_Default *defaults;
+	const cv_Option *options;
 } cv_Table;
 
 #endif

@@ -1720,19 +1720,24 @@ static const cv_InField up_in_66[] = {
 	{"behavior", 9, 0, 0, -1, -1, -1},
 };
 static const int16_t up_num_66[] = {-1, 0, 1, 2, 3, 4, 5, 6, 7, 8};
+static const uint32_t up_option_0_ignore[] = {5, 6};
+static const uint8_t up_option_0_up0[] = {0xd2, 0x05, 0x19, 0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x03, 0xca, 0x10, 0x00, 0x20, 0x01, 0x28, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+static const uint8_t up_option_0_down0[] = {0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x03, 0xca, 0x10, 0x00, 0x20, 0x01};
+static const uint8_t up_option_0_up1[] = {0xd2, 0x05, 0x1b, 0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x05, 0xca, 0x10, 0x02, 0x08, 0x01, 0x20, 0x01, 0x28, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+static const uint8_t up_option_0_down1[] = {0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x05, 0xca, 0x10, 0x02, 0x08, 0x01, 0x20, 0x01};
 static const cv_OutField up_plan_61[] = {
 	{"granted_roles", 1, 1, 2, 0, 0, 2},
 	{"grantee_roles", 2, 1, 2, 0, 1, 2},
 	{"is_grant", 3, 0, 0, 0, 2, 0},
+	{"opt", 4, 8, 2, 0, 3, 0},
 	{"grantor", 5, 1, 2, 0, 4, 219},
 	{"behavior", 6, 2, 0, 0, 5, 18},
 };
-static const int16_t up_out_67[] = {0, 1, 2, -1, 3, 4};
 static const cv_InField up_in_67[] = {
 	{"granted_roles", 1, 2, 1, 2, -1, -1},
 	{"grantee_roles", 2, 2, 1, 2, -1, -1},
 	{"is_grant", 3, 0, 0, -1, -1, -1},
-	{"admin_opt", 4, 0, 2, -1, -1, -1},
+	{"admin_opt", 4, 0, 0, -1, -1, -1},
 	{"grantor", 5, 2, 0, 219, -1, -1},
 	{"behavior", 6, 0, 0, -1, -1, -1},
 };
@@ -4338,7 +4343,7 @@ static const cv_Message up_messages[] = {
 	{"AlterDomainStmt", up_in_64, 6, 6, up_num_64, 6, 58, up_out_64, 2},
 	{"SetOperationStmt", up_in_65, 8, 8, up_num_65, 8, 59, up_out_65, 2},
 	{"GrantStmt", up_in_66, 9, 9, up_num_66, 9, 60, up_out_66, 2},
-	{"GrantRoleStmt", up_in_67, 6, 6, up_num_67, 6, 61, up_out_67, 2},
+	{"GrantRoleStmt", up_in_67, 6, 6, up_num_67, 6, 61, NULL, 0},
 	{"AlterDefaultPrivilegesStmt", up_in_68, 2, 2, up_num_68, 2, 62, up_out_68, 2},
 	{"ClosePortalStmt", up_in_69, 1, 1, up_num_69, 1, 63, up_out_69, 2},
 	{"ClusterStmt", up_in_70, 3, 3, up_num_70, 3, 64, up_out_70, 2},
@@ -4574,7 +4579,7 @@ static const cv_Plan up_plans[] = {
 	{up_plan_58, 6},
 	{up_plan_59, 8},
 	{up_plan_60, 9},
-	{up_plan_61, 5},
+	{up_plan_61, 6},
 	{up_plan_62, 2},
 	{up_plan_63, 1},
 	{up_plan_64, 3},
@@ -4806,7 +4811,10 @@ static const cv_Default up_defaults[] = {
 	{"Constraint.is_enforced", 0, up_cond_1, 3, NULL, 1u},
 	{"Constraint.generated_kind", 0, up_cond_2, 1, "s", 0u},
 };
-const cv_Table pgbind_convert_pg15_pg18 = {15, 18, 180006, up_messages, 240, 0, up_plans, up_enums, up_values, up_defaults};
+static const cv_Option up_options[] = {
+	{"GrantRoleStmt.admin_opt", 2, 0, {up_option_0_up0, up_option_0_up1}, {28u, 30u}, 90, {up_option_0_down0, up_option_0_down1}, {14u, 16u}, up_option_0_ignore, 2},
+};
+const cv_Table pgbind_convert_pg15_pg18 = {15, 18, 180006, up_messages, 240, 0, up_plans, up_enums, up_values, up_defaults, up_options};
 
 static const cv_OutField down_plan_0[] = {
 	{"version", 1, 5, 0, 0, -1, 150001},
@@ -7687,14 +7695,19 @@ static const cv_InField down_in_152[] = {
 	{"cols", 2, 2, 1, 2, -1, -1},
 };
 static const int16_t down_num_152[] = {-1, 0, 1};
+static const uint32_t down_option_0_ignore[] = {5, 6};
+static const uint8_t down_option_0_up0[] = {0xd2, 0x05, 0x19, 0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x03, 0xca, 0x10, 0x00, 0x20, 0x01, 0x28, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+static const uint8_t down_option_0_down0[] = {0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x03, 0xca, 0x10, 0x00, 0x20, 0x01};
+static const uint8_t down_option_0_up1[] = {0xd2, 0x05, 0x1b, 0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x05, 0xca, 0x10, 0x02, 0x08, 0x01, 0x20, 0x01, 0x28, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+static const uint8_t down_option_0_down1[] = {0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x05, 0xca, 0x10, 0x02, 0x08, 0x01, 0x20, 0x01};
 static const cv_OutField down_plan_109[] = {
 	{"granted_roles", 1, 1, 2, 0, 0, 2},
 	{"grantee_roles", 2, 1, 2, 0, 1, 2},
 	{"is_grant", 3, 0, 0, 0, 2, 0},
+	{"admin_opt", 4, 9, 0, 0, 3, 0},
 	{"grantor", 5, 1, 2, 0, 4, 74},
 	{"behavior", 6, 2, 0, 0, 5, 30},
 };
-static const int16_t down_out_153[] = {0, 1, 2, -1, 3, 4};
 static const cv_InField down_in_153[] = {
 	{"granted_roles", 1, 2, 1, 2, -1, -1},
 	{"grantee_roles", 2, 2, 1, 2, -1, -1},
@@ -9806,7 +9819,7 @@ static const cv_Message down_messages[] = {
 	{"GrantStmt", down_in_150, 9, 9, down_num_150, 9, 106, down_out_150, 2},
 	{"ObjectWithArgs", down_in_151, 4, 4, down_num_151, 4, 107, down_out_151, 2},
 	{"AccessPriv", down_in_152, 2, 2, down_num_152, 2, 108, down_out_152, 2},
-	{"GrantRoleStmt", down_in_153, 6, 6, down_num_153, 6, 109, down_out_153, 2},
+	{"GrantRoleStmt", down_in_153, 6, 6, down_num_153, 6, 109, NULL, 0},
 	{"AlterDefaultPrivilegesStmt", down_in_154, 2, 2, down_num_154, 2, 110, down_out_154, 2},
 	{"CopyStmt", down_in_155, 8, 8, down_num_155, 8, 111, down_out_155, 2},
 	{"VariableSetStmt", down_in_156, 6, 6, down_num_156, 6, 112, down_out_156, 2},
@@ -10037,7 +10050,7 @@ static const cv_Plan down_plans[] = {
 	{down_plan_106, 9},
 	{down_plan_107, 4},
 	{down_plan_108, 2},
-	{down_plan_109, 5},
+	{down_plan_109, 6},
 	{down_plan_110, 2},
 	{down_plan_111, 8},
 	{down_plan_112, 4},
@@ -10216,5 +10229,8 @@ static const cv_Default down_defaults[] = {
 	{"Constraint.generated_kind", 0, down_cond_1, 1, "s", 0u},
 	{"DeallocateStmt.isall", 0, down_cond_2, 1, NULL, 1u},
 };
-const cv_Table pgbind_convert_pg18_pg15 = {18, 15, 150001, down_messages, 273, 0, down_plans, down_enums, down_values, down_defaults};
+static const cv_Option down_options[] = {
+	{"GrantRoleStmt.admin_opt", 2, 0, {down_option_0_up0, down_option_0_up1}, {28u, 30u}, 90, {down_option_0_down0, down_option_0_down1}, {14u, 16u}, down_option_0_ignore, 2},
+};
+const cv_Table pgbind_convert_pg18_pg15 = {18, 15, 150001, down_messages, 273, 0, down_plans, down_enums, down_values, down_defaults, down_options};
 

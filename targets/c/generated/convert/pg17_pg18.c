@@ -5613,7 +5613,7 @@ static const cv_Default up_defaults[] = {
 	{"Constraint.is_enforced", 0, up_cond_0, 3, NULL, 1u},
 	{"Constraint.generated_kind", 0, up_cond_1, 1, "s", 0u},
 };
-const cv_Table pgbind_convert_pg17_pg18 = {17, 18, 180006, up_messages, 270, 0, up_plans, up_enums, NULL, up_defaults};
+const cv_Table pgbind_convert_pg17_pg18 = {17, 18, 180006, up_messages, 270, 0, up_plans, up_enums, NULL, up_defaults, NULL};
 
 static const cv_OutField down_plan_0[] = {
 	{"version", 1, 5, 0, 0, -1, 170004},
@@ -11268,5 +11268,5 @@ static const cv_Default down_defaults[] = {
 	{"Constraint.is_enforced", 0, down_cond_0, 3, NULL, 1u},
 	{"Constraint.generated_kind", 0, down_cond_1, 1, "s", 0u},
 };
-const cv_Table pgbind_convert_pg18_pg17 = {18, 17, 170004, down_messages, 273, 0, down_plans, down_enums, NULL, down_defaults};
+const cv_Table pgbind_convert_pg18_pg17 = {18, 17, 170004, down_messages, 273, 0, down_plans, down_enums, NULL, down_defaults, NULL};
 
