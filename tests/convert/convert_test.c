@@ -690,6 +690,107 @@ static int show(const Run *r, const char *sql)
 	return 0;
 }
 
+/* Statements whose conversion is checked exactly, for the pair whose older major is `older`
+ * (schema/majors.txt's option: line on GrantRoleStmt.admin_opt, 15 against 18). Up: the older
+ * major's parse converted, against the newer major's own: the fields it differs in ("" for byte for
+ * byte equal; NULL: the older major does not parse it). Down: the newer major's parse converted,
+ * equal to the older major's parse of down_as (NULL: the statement itself), or, down_error set, the
+ * error PGBIND_CONVERT_NO_FORM with exactly that message. */
+static const struct {
+	int older;
+	const char *sql, *up, *down_as, *down_error;
+} exact_cases[] = {
+	/* 15 records no location for the option (up: -1); 18's arg_location no up DefElem has */
+	{15, "GRANT admin TO bob WITH ADMIN OPTION", "DefElem.location, DefElem.arg_location", NULL, NULL},
+	{15, "GRANT admin, dev TO bob, alice WITH ADMIN OPTION GRANTED BY CURRENT_USER",
+	 "DefElem.location, DefElem.arg_location", NULL, NULL},
+	{15, "REVOKE ADMIN OPTION FOR admin FROM bob CASCADE", "DefElem.location, DefElem.arg_location", NULL, NULL},
+	{15, "GRANT admin TO bob", "", NULL, NULL},
+	{15, "REVOKE admin FROM bob", "", NULL, NULL},
+	/* 16's spellings: ADMIN TRUE is ADMIN OPTION's tree; the others have no form in 15 */
+	{15, "GRANT admin TO bob WITH ADMIN TRUE", NULL, "GRANT admin TO bob WITH ADMIN OPTION", NULL},
+	{15, "GRANT admin TO bob WITH ADMIN FALSE", NULL, NULL, "stmts[0].stmt.GrantRoleStmt.opt (18) has no form in 15"},
+	{15, "GRANT admin TO bob WITH INHERIT TRUE", NULL, NULL, "stmts[0].stmt.GrantRoleStmt.opt (18) has no form in 15"},
+	{15, "GRANT admin TO bob WITH SET FALSE", NULL, NULL, "stmts[0].stmt.GrantRoleStmt.opt (18) has no form in 15"},
+	{15, "GRANT admin TO bob WITH ADMIN OPTION, INHERIT FALSE", NULL, NULL,
+	 "stmts[0].stmt.GrantRoleStmt.opt (18) has no form in 15"},
+	{15, "GRANT admin TO bob WITH INHERIT TRUE, ADMIN OPTION", NULL, NULL,
+	 "stmts[0].stmt.GrantRoleStmt.opt (18) has no form in 15"},
+	/* 17 has opt itself: copied both ways */
+	{17, "GRANT admin TO bob WITH ADMIN OPTION", "DefElem.arg_location", NULL, NULL},
+	{17, "GRANT admin TO bob WITH INHERIT TRUE, SET FALSE", "DefElem.arg_location", NULL, NULL},
+};
+
+/* One direction of an exact case: what converting parse p from `from` to `to` gives, against
+ * want (the `to` major's parse); the differing fields or the error into got. */
+static pgbind_ConvertCode convert_against(const Run *r, const Major *from, const Major *to,
+										  const PgQueryProtobufParseResult *p, const PgQueryProtobufParseResult *want,
+										  char *got, size_t n)
+{
+	uint8_t *out = NULL;
+	size_t len;
+	pgbind_ConvertError err;
+	pgbind_ConvertCode c = pgbind_convert_protobuf(from->major, to->major, (const uint8_t *)p->parse_tree.data,
+												   p->parse_tree.len, &out, &len, &err);
+	if (c != PGBIND_CONVERT_OK)
+		snprintf(got, n, "%s", err.message);
+	else if (want->error)
+		snprintf(got, n, "(%d does not parse it)", to->major);
+	else {
+		wd_Keys keys = {0};
+		const cv_Table *t = to == r->newer ? r->down_t : r->up_t; /* the output proto's description */
+		wd_diff(t, t->root, out, len, (const uint8_t *)want->parse_tree.data, want->parse_tree.len, &keys);
+		got[0] = '\0';
+		for (int k = 0; k < keys.n; k++)
+			snprintf(got + strlen(got), n - strlen(got), "%s%s", k ? ", " : "", keys.keys[k]);
+		if (!keys.n && (len != want->parse_tree.len || memcmp(out, want->parse_tree.data, len) != 0))
+			snprintf(got, n, "(bytes differ, no field does)");
+		free(keys.keys);
+	}
+	free(out);
+	return c;
+}
+
+static bool exact(const Run *r)
+{
+	int n = 0, failed = 0;
+	for (size_t i = 0; i < sizeof exact_cases / sizeof *exact_cases; i++) {
+		if (exact_cases[i].older != r->older->major)
+			continue;
+		const char *sql = exact_cases[i].sql;
+		PgQueryProtobufParseResult pa = r->older->parse(sql), pb = r->newer->parse(sql);
+		PgQueryProtobufParseResult pd = r->older->parse(exact_cases[i].down_as ? exact_cases[i].down_as : sql);
+		char got[512];
+		n++;
+		if (pb.error) {
+			fprintf(stderr, "FAIL: exact case %s: %d does not parse it\n", sql, r->newer->major);
+			failed++;
+		} else if (!exact_cases[i].up != (pa.error != NULL)) {
+			fprintf(stderr, "FAIL: exact case %s: %d %s it\n", sql, r->older->major,
+					pa.error ? "does not parse" : "parses");
+			failed++;
+		} else if (exact_cases[i].up && (convert_against(r, r->older, r->newer, &pa, &pb, got, sizeof got) ||
+										 strcmp(got, exact_cases[i].up) != 0)) {
+			fprintf(stderr, "FAIL: exact case %s: up gives \"%s\", expected \"%s\"\n", sql, got, exact_cases[i].up);
+			failed++;
+		} else {
+			const char *want = exact_cases[i].down_error ? exact_cases[i].down_error : "";
+			pgbind_ConvertCode c = convert_against(r, r->newer, r->older, &pb, &pd, got, sizeof got);
+			pgbind_ConvertCode want_c = exact_cases[i].down_error ? PGBIND_CONVERT_NO_FORM : PGBIND_CONVERT_OK;
+			if (c != want_c || strcmp(got, want) != 0) {
+				fprintf(stderr, "FAIL: exact case %s: down gives code %d \"%s\", expected %d \"%s\"\n", sql, c, got,
+						want_c, want);
+				failed++;
+			}
+		}
+		r->older->free_result(pa);
+		r->older->free_result(pd);
+		r->newer->free_result(pb);
+	}
+	printf("exact cases %d<->%d: %d checked, %d failed\n", r->older->major, r->newer->major, n, failed);
+	return failed == 0;
+}
+
 typedef struct {
 	const cv_Table *t;
 	int depth;
@@ -795,7 +896,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "FAIL: up then down differs on %ld statements\n", r.identity_fail);
 		ok = false;
 	}
-	if (!malformed_messages(a, b) || !malformed_messages(b, a))
+	if (!malformed_messages(a, b) || !malformed_messages(b, a) || !exact(&r))
 		ok = false;
 	if (!fuzz(&r)) {
 		fprintf(stderr, "FAIL: no mutated input was found malformed\n");
