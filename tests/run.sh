@@ -875,6 +875,26 @@ expect_fail "a moved: path to no field of the newer major is refused" 1 \
 	'error: moved:returning_clause.expr: ReturningClause has no field expr' \
 	"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-path.txt" "$TMP/cv.c"
 
+# option: (GRANT's admin option, 15 against 18): a malformed declaration, or a proto without what
+# the DefElem needs, stops the generator at the declaration's file:line
+for cv_bad in 'option:opt   arg:is_grant|option:opt: expected option:LIST=NAME arg:VALUE' \
+	'option:opt=admin|option:opt=admin: expected option:LIST=NAME arg:VALUE' \
+	"option:behavior=admin   arg:is_grant|option:behavior=admin: behavior is not a repeated Node field of 18's GrantRoleStmt" \
+	"option:opt=admin   arg:yes|arg:yes: not true, false or a bool field both majors' GrantRoleStmt have"; do
+	sed "s/^GrantRoleStmt.admin_opt   option:opt=admin   arg:is_grant/GrantRoleStmt.admin_opt   ${cv_bad%%|*}/" \
+		schema/majors.txt >"$TMP/majors-option.txt"
+	expect_fail "a malformed option: declaration is refused at its line: ${cv_bad%%|*}" 1 \
+		"majors-option.txt:[0-9]+:[0-9]+: error: ${cv_bad#*|}" \
+		"$CV_GEN" "$(cv_arg 15)" "$(cv_arg 18)" "$TMP/majors-option.txt" "$TMP/cv.c"
+done
+for m in 15 18; do
+	sed 's/  DEFELEM_UNSPEC = 1;/  DEFELEM_UNSPEC_RENAMED = 1;/' "$BUILD/majors/pg$m/tree/protobuf/pg_query.proto" >"$TMP/cv-pg$m.proto"
+done
+expect_fail "... and so is one whose DefElem the newer proto cannot make (no DEFELEM_UNSPEC), at its line" 1 \
+	'^schema/majors.txt:[0-9]+:[0-9]+: error: option:opt=admin: .*cv-pg18.proto \(18\) has no enum value DefElemAction.DEFELEM_UNSPEC' \
+	"$CV_GEN" "15:$TMP/cv-pg15.proto:$BUILD/majors/pg15/tree/pg_query.h" \
+	"18:$TMP/cv-pg18.proto:$BUILD/majors/pg18/tree/pg_query.h" schema/majors.txt "$TMP/cv.c"
+
 section_end
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
