@@ -404,11 +404,12 @@ static int option_entry(Dir *d, const InList *in, const char *mn, json_t *fo, ge
 		gen_Buf_free(&up);
 	}
 	const char *p = d->pre;
-	gen_Buf_printf(&d->option_rows,
-				   "\t{\"%s\", %d, %d, {%s_option_%d_up0, %s_option_%d_up1}, {%zuu, %zuu}, %d, {%s_option_%d_down0, "
-				   "%s_option_%d_down1}, {%zuu, %zuu}, %s_option_%d_ignore, %d},\n",
-				   target, src, constant, p, idx, p, idx, up_len[0], up_len[1], node_def_elem, p, idx, p, idx,
-				   down_len[0], down_len[1], p, idx, n_ignore);
+	gen_Buf_printf(
+		&d->option_rows,
+		"\t{\"%s\", %d, %d, {%s_option_%d_up0, %s_option_%d_up1}, {%zuu, %zuu}, %d, %d, {%s_option_%d_down0, "
+		"%s_option_%d_down1}, {%zuu, %zuu}, %s_option_%d_ignore, %d},\n",
+		target, src, constant, p, idx, p, idx, up_len[0], up_len[1], node_def_elem, de[3], p, idx, p, idx, down_len[0],
+		down_len[1], p, idx, n_ignore);
 	return idx;
 }
 

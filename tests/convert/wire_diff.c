@@ -2,10 +2,12 @@
  * wire_diff.c -- the field-by-field comparison of two encodings of one message (wire_diff.h).
  * Decodes each side's fields with the proto's field numbers from the tables, then compares
  * field by field: a message-typed field recursively when both sides have as many values of it,
- * anything else by its bytes.
+ * anything else by its bytes. The location of a declared option's DefElem (schema/majors.txt's
+ * option:, which the older major does not record) is named as such.
  */
 #include "wire_diff.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,9 +99,26 @@ static int same_value(const F *x, const F *y)
 	return x->wire == 0 || memcmp(x->data, y->data, (size_t)x->value) == 0;
 }
 
-void wd_diff(const cv_Table *t, int msg, const uint8_t *a, size_t an, const uint8_t *b, size_t bn, wd_Keys *keys)
+/* The option (schema/majors.txt's option:) whose list field k of m is, when t reads it down
+ * (CV_OP_OPTION_DOWN), or NULL. */
+static const cv_Option *option_list(const cv_Table *t, const cv_Message *m, int k)
+{
+	if (m->plan < 0)
+		return NULL;
+	const cv_Plan *plan = &t->plans[m->plan];
+	for (uint16_t i = 0; i < plan->n_fields; i++)
+		if (plan->fields[i].op == CV_OP_OPTION_DOWN && plan->fields[i].src == k)
+			return &t->options[plan->fields[i].arg];
+	return NULL;
+}
+
+/* opt: set in an option's list element (its Node, then the DefElem in it), where the DefElem's
+ * location is the declared one (the older major records none). */
+static void diff(const cv_Table *t, int msg, const uint8_t *a, size_t an, const uint8_t *b, size_t bn, wd_Keys *keys,
+				 const cv_Option *opt)
 {
 	const cv_Message *m = &t->messages[msg];
+	bool is_node = strcmp(m->name, "Node") == 0;
 	char key[128];
 	F *fa, *fb;
 	int na = decode(m, a, an, &fa), nb = decode(m, b, bn, &fb);
@@ -110,7 +129,7 @@ void wd_diff(const cv_Table *t, int msg, const uint8_t *a, size_t an, const uint
 		free(fb);
 		return;
 	}
-	if (strcmp(m->name, "Node") == 0 && na == 1 && nb == 1 && fa[0].field != fb[0].field) {
+	if (is_node && na == 1 && nb == 1 && fa[0].field != fb[0].field) {
 		snprintf(key, sizeof key, "Node: %s -> %s", t->messages[m->fields[fa[0].field].sub].name,
 				 t->messages[m->fields[fb[0].field].sub].name);
 		wd_add(keys, key);
@@ -128,7 +147,11 @@ void wd_diff(const cv_Table *t, int msg, const uint8_t *a, size_t an, const uint
 		if (!ca && !cb)
 			continue;
 		const char *label = (f->flags & CV_IN_NODE) && f->sub >= 0 ? t->messages[f->sub].name : f->name;
-		snprintf(key, sizeof key, "%s.%s", m->name, label);
+		if (opt && !is_node && f->number == opt->location)
+			snprintf(key, sizeof key, "%s.%s of option %s (%d records none)", m->name, label, opt->name, t->to_major);
+		else
+			snprintf(key, sizeof key, "%s.%s", m->name, label);
+		const cv_Option *sub_opt = is_node ? opt : option_list(t, m, k);
 		if (ca != cb) {
 			wd_add(keys, key);
 			continue;
@@ -140,11 +163,16 @@ void wd_diff(const cv_Table *t, int msg, const uint8_t *a, size_t an, const uint
 			while (fb[j].field != k)
 				j++;
 			if (f->sub >= 0 && fa[i].wire == 2 && fb[j].wire == 2)
-				wd_diff(t, f->sub, fa[i].data, (size_t)fa[i].value, fb[j].data, (size_t)fb[j].value, keys);
+				diff(t, f->sub, fa[i].data, (size_t)fa[i].value, fb[j].data, (size_t)fb[j].value, keys, sub_opt);
 			else if (!same_value(&fa[i], &fb[j]))
 				wd_add(keys, key);
 		}
 	}
 	free(fa);
 	free(fb);
+}
+
+void wd_diff(const cv_Table *t, int msg, const uint8_t *a, size_t an, const uint8_t *b, size_t bn, wd_Keys *keys)
+{
+	diff(t, msg, a, an, b, bn, keys, NULL);
 }

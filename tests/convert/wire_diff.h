@@ -3,7 +3,9 @@
  * generated transcoder tables (targets/c/runtime/convert_table.h) as the description of the
  * proto, and names each difference "Message.field" (a Node whose kinds differ: "Node: A -> B").
  * Used by tests/convert/convert_test.c to classify how a converted tree differs from a major's
- * own parse. Entry point wd_diff(); keys are collected in a wd_Keys.
+ * own parse. Entry point wd_diff(); keys are collected in a wd_Keys. The location of a declared
+ * option's DefElem (schema/majors.txt's option:) is "DefElem.location of option
+ * GrantRoleStmt.admin_opt (15 records none)".
  */
 #ifndef PGBIND_TESTS_CONVERT_WIRE_DIFF_H
 #define PGBIND_TESTS_CONVERT_WIRE_DIFF_H

@@ -140,6 +140,7 @@ typedef struct {
 	const uint8_t *up[2];
 	uint32_t up_len[2];
 	uint32_t node_field;    /* the Node field holding a DefElem */
+	uint32_t location;      /* the DefElem's location (up: -1; down: among the ignored) */
 	const uint8_t *down[2]; /* the DefElem's fields, the ignored ones left out */
 	uint32_t down_len[2];
 	const uint32_t *ignore; /* DefElem field numbers read as anything: its location, its down:drop fields */

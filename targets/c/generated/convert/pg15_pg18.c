@@ -4812,7 +4812,7 @@ static const cv_Default up_defaults[] = {
 	{"Constraint.generated_kind", 0, up_cond_2, 1, "s", 0u},
 };
 static const cv_Option up_options[] = {
-	{"GrantRoleStmt.admin_opt", 2, 0, {up_option_0_up0, up_option_0_up1}, {28u, 30u}, 90, {up_option_0_down0, up_option_0_down1}, {14u, 16u}, up_option_0_ignore, 2},
+	{"GrantRoleStmt.admin_opt", 2, 0, {up_option_0_up0, up_option_0_up1}, {28u, 30u}, 90, 5, {up_option_0_down0, up_option_0_down1}, {14u, 16u}, up_option_0_ignore, 2},
 };
 const cv_Table pgbind_convert_pg15_pg18 = {15, 18, 180006, up_messages, 240, 0, up_plans, up_enums, up_values, up_defaults, up_options};
 
@@ -10230,7 +10230,7 @@ static const cv_Default down_defaults[] = {
 	{"DeallocateStmt.isall", 0, down_cond_2, 1, NULL, 1u},
 };
 static const cv_Option down_options[] = {
-	{"GrantRoleStmt.admin_opt", 2, 0, {down_option_0_up0, down_option_0_up1}, {28u, 30u}, 90, {down_option_0_down0, down_option_0_down1}, {14u, 16u}, down_option_0_ignore, 2},
+	{"GrantRoleStmt.admin_opt", 2, 0, {down_option_0_up0, down_option_0_up1}, {28u, 30u}, 90, 5, {down_option_0_down0, down_option_0_down1}, {14u, 16u}, down_option_0_ignore, 2},
 };
 const cv_Table pgbind_convert_pg18_pg15 = {18, 15, 150001, down_messages, 273, 0, down_plans, down_enums, down_values, down_defaults, down_options};
 
