@@ -112,8 +112,12 @@ $(MAJORS_DIR)/cli_table.c: majors-force | $(BUILD)/.dir
 	   echo '};'; } >$@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
-$(BUILD)/pgbind: cli/main.c cli/major.h $(MAJORS_DIR)/cli_table.c $(foreach m,$(PGBIND_MAJORS),$(MAJORS_DIR)/pg$(m)/cmd/pgbind.o)
-	$(CC) $(CFLAGS_ALL) -Icli -o $@ cli/main.c $(MAJORS_DIR)/cli_table.c $(filter %.o,$^) $(LDFLAGS_ALL) -lm -pthread
+# cli/host.c gives every major's command the table and the converters between majors (the
+# Makefile's CONV_OBJS, linked once here: a major's object stays self-contained).
+$(BUILD)/pgbind: cli/main.c cli/host.c cli/major.h $(RT_DIR)/pgbind_convert.h $(MAJORS_DIR)/cli_table.c $(CONV_OBJS) \
+		$(foreach m,$(PGBIND_MAJORS),$(MAJORS_DIR)/pg$(m)/cmd/pgbind.o)
+	$(CC) $(CFLAGS_ALL) -Icli -I$(RT_DIR) -o $@ cli/main.c cli/host.c $(MAJORS_DIR)/cli_table.c $(filter %.o,$^) \
+		$(LDFLAGS_ALL) -lm -pthread
 
 # ---- the test (tests/majors/) ---------------------------------------------------------------------
 
@@ -183,6 +187,7 @@ $(MAJORS_DIR)/pg%/cli_reference: tests/majors/cli_reference.c tests/majors/read_
 	$(CC) $(CFLAGS_ALL) -I$(MAJORS_DIR)/pg$*/tree -o $@ tests/majors/cli_reference.c $(MAJORS_DIR)/pg$*/tree/libpg_query.a \
 		$$(cat $(MAJORS_DIR)/pg$*/link-libs.txt) $(LDFLAGS_ALL) -lm -pthread
 
-$(MAJORS_DIR)/cli_sequence: tests/majors/cli_sequence.c cli/major.h $(MAJORS_DIR)/cli_table.c \
+$(MAJORS_DIR)/cli_sequence: tests/majors/cli_sequence.c cli/host.c cli/major.h $(MAJORS_DIR)/cli_table.c $(CONV_OBJS) \
 		$(foreach m,$(PGBIND_MAJORS),$(MAJORS_DIR)/pg$(m)/cmd/pgbind.o)
-	$(CC) $(CFLAGS_ALL) -Icli -o $@ tests/majors/cli_sequence.c $(MAJORS_DIR)/cli_table.c $(filter %.o,$^) $(LDFLAGS_ALL) -lm -pthread
+	$(CC) $(CFLAGS_ALL) -Icli -I$(RT_DIR) -o $@ tests/majors/cli_sequence.c cli/host.c $(MAJORS_DIR)/cli_table.c \
+		$(filter %.o,$^) $(LDFLAGS_ALL) -lm -pthread
