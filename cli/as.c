@@ -191,43 +191,172 @@ static size_t json_value_end(const char *j, size_t len, size_t at)
 	return len;
 }
 
-/* The top-level object's "version" member, a number; 0 when absent or not found. */
+/* The top-level object's "version" member, a number; 0 when absent, given twice or not found (the
+ * reader then says what is wrong). */
 static int32_t json_version(const char *j, size_t len)
 {
 	size_t at = json_blanks(j, len, 0);
 	if (at >= len || j[at] != '{')
 		return 0;
+	int32_t version = 0;
+	int seen = 0;
 	for (at = json_blanks(j, len, at + 1); at < len && j[at] == '"';) {
 		size_t key = at + 1, key_end = json_string_end(j, len, at);
 		at = json_blanks(j, len, key_end);
 		if (at >= len || j[at] != ':')
 			return 0;
 		at = json_blanks(j, len, at + 1);
+		size_t end = json_value_end(j, len, at);
 		if (key_end - key == 8 && memcmp(j + key, "version\"", 8) == 0) {
-			char number[16];
-			size_t n = json_value_end(j, len, at) - at;
+			char number[16], *rest;
+			size_t n = end - at;
 			if (n == 0 || n >= sizeof number)
 				return 0;
 			memcpy(number, j + at, n);
 			number[n] = '\0';
-			char *end;
-			long v = strtol(number, &end, 10);
-			return json_blanks(end, strlen(end), 0) == strlen(end) && v > 0 && v <= INT32_MAX ? (int32_t)v : 0;
+			long v = strtol(number, &rest, 10);
+			if (json_blanks(rest, strlen(rest), 0) != strlen(rest) || v <= 0 || v > INT32_MAX || seen++)
+				return 0;
+			version = (int32_t)v;
 		}
-		at = json_blanks(j, len, json_value_end(j, len, at));
+		at = json_blanks(j, len, end);
 		if (at < len && j[at] == ',')
 			at = json_blanks(j, len, at + 1);
 	}
-	return 0;
+	return version;
 }
 
-int cli_as_own(const cli_Host *host, int own, const char *input, size_t len, bool json, uint8_t **out, size_t *out_len,
-			   char *why, size_t why_size, long *statement)
+/* Appends n bytes to the buffer (data, len, cap); false when memory ran out. */
+static bool put(cli_AsTree *t, size_t *cap, const void *bytes, size_t n)
 {
-	*statement = -1;
+	if (t->len + n > *cap) {
+		size_t grown = *cap ? *cap : 4096;
+		while (grown < t->len + n)
+			grown *= 2;
+		uint8_t *data = realloc(t->data, grown);
+		if (!data)
+			return false;
+		t->data = data;
+		*cap = grown;
+	}
+	memcpy(t->data + t->len, bytes, n);
+	t->len += n;
+	return true;
+}
+
+static size_t put_varint(uint8_t *out, uint64_t v)
+{
+	size_t n = 0;
+	do {
+		out[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	return n;
+}
+
+/* The top-level field number of the field at p[*at]: its bytes span [start, *at) after the call;
+ * -1 when the encoding is not readable (the converter then says where). */
+static int next_field(const uint8_t *p, size_t len, size_t *at, size_t *start)
+{
+	uint64_t key, value;
+	*start = *at;
+	if (!read_varint(p, len, at, &key))
+		return -1;
+	if ((key & 7) == 0 && read_varint(p, len, at, &value))
+		return (int)(key >> 3);
+	if ((key & 7) == 2 && read_varint(p, len, at, &value) && value <= len - *at) {
+		*at += (size_t)value;
+		return (int)(key >> 3);
+	}
+	return -1;
+}
+
+/* from's ParseResult pb converted to own's statement by statement (each statement as a tree of its
+ * own, as deparse deparses each alone): a statement with no form has its message in tree->no_form
+ * and an empty RawStmt in its place. false on any other error (why). */
+static bool convert_each(const cli_Host *host, int from, int own, const uint8_t *pb, size_t len, cli_AsTree *tree,
+						 char *why, size_t why_size)
+{
+	size_t cap = 0, at = 0, start, n_stmts = 0;
+	int32_t version = protobuf_version(pb, len);
+	int f;
+	while (at < len && (f = next_field(pb, len, &at, &start)) >= 0)
+		n_stmts += f == 2;
+	tree->no_form = calloc(n_stmts ? n_stmts : 1, sizeof *tree->no_form);
+	if (!tree->no_form) {
+		snprintf(why, why_size, "out of memory");
+		return false;
+	}
+	bool version_written = false;
+	for (at = 0; at < len && tree->n < n_stmts;) {
+		int g = next_field(pb, len, &at, &start);
+		if (g < 0) {
+			snprintf(why, why_size, "PostgreSQL %d's tree (its version %d): malformed at byte %zu", from, (int)version,
+					 start);
+			return false;
+		}
+		if (g != 2)
+			continue;
+		/* the statement alone: version, then this one statement's field as it is */
+		uint8_t head[16], *one = malloc(sizeof head + (at - start));
+		size_t h = 0;
+		if (!one) {
+			snprintf(why, why_size, "out of memory");
+			return false;
+		}
+		if (version) {
+			head[h++] = 0x08;
+			h += put_varint(head + h, (uint32_t)version);
+		}
+		memcpy(one, head, h);
+		memcpy(one + h, pb + start, at - start);
+		uint8_t *out;
+		size_t out_len;
+		pgbind_ConvertError err;
+		pgbind_ConvertCode code = cli_as_convert(host, from, own, one, h + (at - start), &out, &out_len, &err);
+		free(one);
+		if (code == PGBIND_CONVERT_NO_FORM) {
+			char message[768];
+			snprintf(message, sizeof message, "%s (the tree is PostgreSQL %d's, as its version %d says)", err.message,
+					 from, (int)version);
+			static const uint8_t empty[] = {0x12, 0x00};
+			if (!(tree->no_form[tree->n++] = strdup(message)) || !put(tree, &cap, empty, sizeof empty)) {
+				snprintf(why, why_size, "out of memory");
+				return false;
+			}
+			continue;
+		}
+		if (code != PGBIND_CONVERT_OK) {
+			snprintf(why, why_size, "PostgreSQL %d's tree (its version %d) converted to %d's: statement %zu: %s", from,
+					 (int)version, own, tree->n + 1, err.message);
+			return false;
+		}
+		/* its output: own's version (once, first) and the statement */
+		bool ok = true;
+		for (size_t o = 0, o_start; ok && o < out_len;) {
+			int field = next_field(out, out_len, &o, &o_start);
+			ok = field >= 0;
+			if (field == 2 || (field == 1 && !version_written))
+				ok = put(tree, &cap, out + o_start, o - o_start);
+			version_written |= field == 1;
+		}
+		free(out);
+		tree->n++;
+		if (!ok) {
+			snprintf(why, why_size, "out of memory");
+			return false;
+		}
+	}
+	return true;
+}
+
+int cli_as_own(const cli_Host *host, int own, const char *input, size_t len, bool json, cli_AsTree *tree, char *why,
+			   size_t why_size)
+{
+	*tree = (cli_AsTree){0};
 	int32_t version = json ? json_version(input, len) : protobuf_version((const uint8_t *)input, len);
 	int major = version / 10000;
-	if (version <= 0 || major == own)
+	if (major <= 0 || major == own) /* no version (or none of a major, as "version":1): own's, as before */
 		return 0;
 	const cli_Major *m = cli_host_major(host, major);
 	if (!m) {
@@ -246,23 +375,35 @@ int cli_as_own(const cli_Host *host, int own, const char *input, size_t len, boo
 		snprintf(why, why_size, "not PostgreSQL %d's JSON, as its version %d says: %s", major, (int)version, read_why);
 		return -1;
 	}
+	/* the whole tree first: the converter checks every byte (a malformed input is refused as a
+	 * whole, where it is), then each statement alone where a statement has no form */
 	pgbind_ConvertError err;
-	pgbind_ConvertCode code = cli_as_convert(host, major, own, pb, pb_len, out, out_len, &err);
-	if (json)
-		free(pb);
-	if (code == PGBIND_CONVERT_OK)
-		return 1;
-	*statement = cli_path_statement(err.message);
-	if (*statement >= 0)
-		snprintf(why, why_size, "%s (the tree is PostgreSQL %d's, as its version %d says)", err.message, major,
-				 (int)version);
-	else if (json) /* the offset is of the protobuf read from it */
+	pgbind_ConvertCode code = cli_as_convert(host, major, own, pb, pb_len, &tree->data, &tree->len, &err);
+	bool ok = code == PGBIND_CONVERT_OK;
+	if (code == PGBIND_CONVERT_NO_FORM) {
+		free(tree->data);
+		*tree = (cli_AsTree){0};
+		ok = convert_each(host, major, own, pb, pb_len, tree, why, why_size);
+	} else if (!ok && json) /* the offset is of the protobuf read from it */
 		snprintf(why, why_size, "PostgreSQL %d's tree (its version %d) converted to %d's: %s", major, (int)version, own,
 				 err.message);
-	else
+	else if (!ok)
 		snprintf(why, why_size, "PostgreSQL %d's tree (its version %d) converted to %d's: %s (at byte %zu)", major,
 				 (int)version, own, err.message, err.offset);
-	return -1;
+	if (json)
+		free(pb);
+	if (!ok)
+		cli_as_free(tree);
+	return ok ? 1 : -1;
+}
+
+void cli_as_free(cli_AsTree *tree)
+{
+	for (size_t i = 0; i < tree->n; i++)
+		free(tree->no_form[i]);
+	free(tree->no_form);
+	free(tree->data);
+	*tree = (cli_AsTree){0};
 }
 
 /* ---- this major's entries for the others' commands -------------------------------------------- */

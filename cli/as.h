@@ -32,16 +32,26 @@ pgbind_ConvertCode cli_as_convert(const cli_Host *host, int from, int to, const 
 /* The statement a converter's message names by its path ("stmts[K]..."): K, or -1. */
 long cli_path_statement(const char *message);
 
+/* What cli_as_own made of a tree of another major: own's protobuf encoding (data, len: malloc'd),
+ * each statement converted alone; no_form[i] (malloc'd, n of them) the message of statement i when
+ * it has no form in own (then an empty RawStmt stands in its place), else NULL. */
+typedef struct {
+	uint8_t *data;
+	size_t len;
+	char **no_form;
+	size_t n;
+} cli_AsTree;
+
 /*
  * A tree read from outside (JSON or protobuf bytes, input[0 .. len)) for major own's command: its
  * ParseResult.version says its major. 0: the tree is own's (or says no version, or the version
  * cannot be found: own's reader then reports the input as before); 1: it is another major's, now
- * converted to own's protobuf encoding in *out (malloc'd); -1: it cannot be (a version of a major
- * not built, its JSON not that major's, a value with no form in own), why says so and *statement
- * is the statement it lies in (-1: none).
+ * converted to own's in *tree (cli_as_free frees it); -1: it cannot be (a version of a major not
+ * built, its JSON not that major's, bytes the converter finds malformed), why says so.
  */
-int cli_as_own(const cli_Host *host, int own, const char *input, size_t len, bool json, uint8_t **out, size_t *out_len,
-			   char *why, size_t why_size, long *statement);
+int cli_as_own(const cli_Host *host, int own, const char *input, size_t len, bool json, cli_AsTree *tree, char *why,
+			   size_t why_size);
+void cli_as_free(cli_AsTree *tree);
 
 /* This major's entries for the others' commands (cli/major.h's write_tree and read_json). */
 char *cli_write_tree(const uint8_t *in, size_t len, const char *format, char *why, size_t why_size);

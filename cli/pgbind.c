@@ -64,6 +64,7 @@ typedef struct {
 	char *input;  /* the whole input (NUL-terminated), len bytes */
 	size_t len;
 	pgbind_ParseResult *tree; /* parsed (SQL), decoded (--from=protobuf) or read (--from=json) */
+	cli_AsTree as_tree;       /* a tree of another major, converted: its statements with no form here */
 	pgbind_Arena *arena;
 	pgbind_Status status;
 } Run;
@@ -311,6 +312,11 @@ static int run_deparse(Run *r)
 	int rc = EXIT_OK;
 	bool first = true;
 	for (size_t i = 0; i < r->tree->n_stmts; i++) {
+		if (i < r->as_tree.n && r->as_tree.no_form[i]) { /* a tree of another major: no form in this one */
+			report_statement(r, i, r->as_tree.no_form[i]);
+			rc = EXIT_INPUT;
+			continue;
+		}
 		pgbind_ParseResult one = statement_tree(r, i);
 		const char *out = pgbind_deparse(&one, &options, r->arena, &r->status);
 		if (!out) {
@@ -715,30 +721,20 @@ static bool read_input(const Command *c, Run *r)
 	if (c->input == INPUT_SQL || r->each)
 		return true;
 	/* a tree of another major (its version says which), converted to this major's (cli/as.c) */
-	uint8_t *converted = NULL;
-	size_t converted_len = 0;
-	if (!sql) {
-		char why[768];
-		long k;
-		int own = cli_as_own(host, cli_major.major, r->input, r->len, strcmp(r->from, "json") == 0, &converted,
-							 &converted_len, why, sizeof why, &k);
-		if (own < 0) {
-			if (k >= 0)
-				report_statement(r, (size_t)k, why);
-			else
-				fprintf(stderr, "pgbind %s: %s: %s\n", c->name, cli_input_name(r->path), why);
-			return false;
-		}
+	char why[768];
+	if (!sql && cli_as_own(host, cli_major.major, r->input, r->len, strcmp(r->from, "json") == 0, &r->as_tree, why,
+						   sizeof why) < 0) {
+		fprintf(stderr, "pgbind %s: %s: %s\n", c->name, cli_input_name(r->path), why);
+		return false;
 	}
 	if (sql)
 		r->tree = pgbind_parse(r->input, NULL, r->arena, &r->status);
-	else if (converted)
-		r->tree = pgbind_decode(converted, converted_len, NULL, r->arena, &r->status);
+	else if (r->as_tree.data)
+		r->tree = pgbind_decode(r->as_tree.data, r->as_tree.len, NULL, r->arena, &r->status);
 	else if (strcmp(r->from, "json") == 0)
 		r->tree = pgbind_json_read(r->input, r->len, NULL, r->arena, &r->status);
 	else
 		r->tree = pgbind_decode((const uint8_t *)r->input, r->len, NULL, r->arena, &r->status);
-	free(converted);
 	if (r->tree)
 		return true;
 	if (sql)
@@ -773,6 +769,7 @@ static int run_command(const Command *c, int argc, char **argv)
 	int rc = !read_input(c, &r) ? EXIT_INPUT : r.each ? run_each(&r) : c->run(&r);
 	pgbind_Arena_Free(r.arena);
 	free(r.input);
+	cli_as_free(&r.as_tree);
 	return rc;
 }
 

@@ -865,6 +865,15 @@ expect_fail "MERGE ... RETURNING * on 18 --as=15: no form in 15, at the statemen
 expect_fail "SELECT JSON_OBJECT('a': 1) parsed on 18, deparse --pg=15 of its JSON: no form in 15, the path named (exit 1)" 1 \
 	"^<stdin>: statement 1: stmts\[0\]\.stmt\.SelectStmt\.target_list\[0\]\.ResTarget\.val\.JsonObjectConstructor \(18\) has no form in 15 \(the tree is PostgreSQL 18's, as its version 180[0-9]{3} says\) \(stmts\[0\]\)\$" \
 	sh -c "'$BUILD/pgbind' parse --pg=18 --format=json '$TMP/json_object.sql' | '$BUILD/pgbind' deparse --pg=15 --from=json"
+printf "SELECT 1; SELECT JSON_OBJECT('a': 1); MERGE INTO t USING s ON t.a = s.a WHEN MATCHED THEN DELETE RETURNING *; SELECT 2\n" \
+	>"$TMP/multi.sql"
+step "deparse --pg=15 of 18's tree of 4 statements, 2 with no form in 15: the other 2 written, each of those 2 at its place (exit 1)" sh -c "
+	'$BUILD/pgbind' parse --pg=18 --format=protobuf '$TMP/multi.sql' >'$TMP/multi.pb' &&
+	'$BUILD/pgbind' deparse --pg=15 --from=protobuf <'$TMP/multi.pb' >'$TMP/multi.out' 2>'$TMP/multi.err'
+	rc=\$?; cat '$TMP/multi.out' '$TMP/multi.err'; test \$rc -eq 1 &&
+	test \"\$(cat '$TMP/multi.out')\" = 'SELECT 1; SELECT 2' && test \$(wc -l <'$TMP/multi.err') -eq 2 &&
+	grep -qx '<stdin>: statement 2: stmts\[1\]\.stmt\.SelectStmt\.target_list\[0\]\.ResTarget\.val\.JsonObjectConstructor (18) has no form in 15 (the tree is PostgreSQL 18.s, as its version 180[0-9]* says) (stmts\[1\])' '$TMP/multi.err' &&
+	grep -qx '<stdin>: statement 3: stmts\[2\]\.stmt\.MergeStmt\.returning_clause (18) has no form in 15 (the tree is PostgreSQL 18.s, as its version 180[0-9]* says) (stmts\[2\])' '$TMP/multi.err'"
 step "SELECT JSON_OBJECT('a': 1) parsed on 18, deparse --pg=17 of its protobuf: 17's deparser writes it" sh -c "
 	'$BUILD/pgbind' parse --pg=18 --format=protobuf '$TMP/json_object.sql' | '$BUILD/pgbind' deparse --pg=17 --from=protobuf >'$TMP/jo.out' &&
 	cat '$TMP/jo.out' && grep -qx \"SELECT JSON_OBJECT('a': 1)\" '$TMP/jo.out'"
