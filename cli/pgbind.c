@@ -557,8 +557,9 @@ static const Command commands[] = {
 	 "malformed input (with its byte offset, or line and column for JSON).\n"
 	 "A tree in another major's form (its version field says which, as `pgbind parse --pg=18`\n"
 	 "writes it) is converted to this major's first (pgbind's converters between majors), then\n"
-	 "deparsed by this major's deparser; a version of a major not built, or a value with no form\n"
-	 "in this major, exits 1. A tree without a version is taken as this major's.\n"
+	 "deparsed by this major's deparser; a version of a major not built exits 1, and a statement\n"
+	 "with a value this major has no form for is reported as one that cannot be deparsed (below).\n"
+	 "A tree without a version is taken as this major's.\n"
 	 "Each statement is deparsed alone: one that cannot be (refused, or --check fails) is\n"
 	 "reported at FILE:LINE:COLUMN (SQL input) or as FILE: statement N (stmts[N-1]), the others\n"
 	 "are still written, and the exit is 1.\n"
@@ -722,14 +723,16 @@ static bool read_input(const Command *c, Run *r)
 		return true;
 	/* a tree of another major (its version says which), converted to this major's (cli/as.c) */
 	char why[768];
-	if (!sql && cli_as_own(host, cli_major.major, r->input, r->len, strcmp(r->from, "json") == 0, &r->as_tree, why,
-						   sizeof why) < 0) {
+	int other = sql ? 0
+					: cli_as_own(host, cli_major.major, r->input, r->len, strcmp(r->from, "json") == 0, &r->as_tree,
+								 why, sizeof why);
+	if (other < 0) {
 		fprintf(stderr, "pgbind %s: %s: %s\n", c->name, cli_input_name(r->path), why);
 		return false;
 	}
 	if (sql)
 		r->tree = pgbind_parse(r->input, NULL, r->arena, &r->status);
-	else if (r->as_tree.data)
+	else if (other)
 		r->tree = pgbind_decode(r->as_tree.data, r->as_tree.len, NULL, r->arena, &r->status);
 	else if (strcmp(r->from, "json") == 0)
 		r->tree = pgbind_json_read(r->input, r->len, NULL, r->arena, &r->status);
