@@ -133,7 +133,7 @@ RT_CFLAGS   := -I$(RT_DIR) -I$(C_GEN) $(PG_QUERY_INCLUDES) -I$(PG_INCLUDE_SERVER
 # verify (its engine, which the fuzz targets link too), then the command's other files.
 VERIFY_SRCS := cli/verify.c cli/verify_deparse.c cli/verify_oracle.c cli/verify_coverage.c cli/verify_pg.c \
                cli/json_verify.c cli/verify_summary.c
-CLI_SRCS    := cli/pgbind.c cli/summary.c $(VERIFY_SRCS)
+CLI_SRCS    := cli/pgbind.c cli/as.c cli/summary.c $(VERIFY_SRCS)
 # The statement reader (reader/): a library of its own that the command, the tools and the tests link.
 READER_LIB  := $(BUILD)/libpgbind-reader.a
 

@@ -3,8 +3,10 @@
  * of the command line (before the subcommand, `pgbind --pg=17 parse`, or among its options,
  * `pgbind parse --pg=17`; never after `--`), and runs major N's command (cli/pgbind.c, compiled and
  * linked once per major: cli/major.h) on the rest. Without --pg, the newest major built. `pgbind
- * --version` lists every major built. Depends on libc and the table of majors mk/majors.mk writes
- * (build/majors/cli_table.c); nothing here knows a major's code or its libpg_query.
+ * --version` lists every major built. Depends on libc, the table of majors mk/majors.mk writes
+ * (build/majors/cli_table.c) and the host every major's command gets (cli/host.c: that table and
+ * the converters between majors, for parse --as and deparse of another major's tree); nothing here
+ * knows a major's code or its libpg_query.
  */
 #include "major.h"
 
@@ -96,7 +98,7 @@ int main(int argc, char **argv)
 		version(m);
 		rc = fflush(stdout) == 0 ? 0 : 1;
 	} else
-		rc = m->main(n, rest);
+		rc = m->main(n, rest, &cli_host);
 	free(rest);
 	return rc;
 }

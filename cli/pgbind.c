@@ -1,8 +1,8 @@
 /*
  * pgbind.c -- the pgbind command: one table of subcommands, and the commands over one input.
  *
- *   pgbind parse [--format=protobuf|json|text] [FILE|-]
- *   pgbind deparse [--check] [--from=sql|protobuf|json] [FILE|-]
+ *   pgbind parse [--as=M] [--format=protobuf|json|text] [FILE|-]
+ *   pgbind deparse [--check] [--from=sql|protobuf|json] [FILE|-]   (a tree of another major converted)
  *   pgbind fingerprint [--each] [FILE|-]
  *   pgbind normalize [--each] [FILE|-]
  *   pgbind scan [FILE|-]
@@ -11,7 +11,8 @@
  *   pgbind bench ...   (the developer's benchmark: runs pgbind-bench, tools/bench/)
  *   pgbind help [COMMAND], pgbind --version
  *   (each with --pg=N: cli/main.c chooses the major and calls this file's cli_main through the
- *   constant cli_major, the one symbol each major's copy of the command exports: cli/major.h)
+ *   constant cli_major, the one symbol each major's copy of the command exports: cli/major.h;
+ *   conversions between majors, parse --as and deparse of another major's tree: cli/as.c)
  *
  * A command over one input is a row of `commands` and a function that gets the input read (and
  * parsed, decoded or read as JSON, as the row says) in a Run: run_command() parses the options,
@@ -19,6 +20,7 @@
  * of one statement names the statement's file:line:col (report_statement). Exit codes: EXIT_OK,
  * EXIT_INPUT (the input is refused or wrong), EXIT_USAGE; never a signal.
  */
+#include "as.h"
 #include "cli.h"
 #include "major.h"
 #include "pgbind.h"
@@ -46,7 +48,10 @@ enum {
 #endif
 
 /* The options a command may take. */
-enum { OPT_FORMAT = 1, OPT_FROM = 2, OPT_CHECK = 4, OPT_EACH = 8, OPT_TRUNCATE = 16 };
+enum { OPT_FORMAT = 1, OPT_FROM = 2, OPT_CHECK = 4, OPT_EACH = 8, OPT_TRUNCATE = 16, OPT_AS = 32 };
+
+/* What cli/main.c passed this major's command: the other majors and the converters (cli/major.h). */
+static const cli_Host *host;
 
 /* What a command gets: its options, the input and, for commands over a tree, the tree. */
 typedef struct {
@@ -55,9 +60,11 @@ typedef struct {
 	const char *format, *from;
 	bool check, each;
 	int truncate; /* summary --truncate: the limit; -1 none */
+	int as;       /* parse --as: the major whose form the tree is written in; 0 this one's */
 	char *input;  /* the whole input (NUL-terminated), len bytes */
 	size_t len;
 	pgbind_ParseResult *tree; /* parsed (SQL), decoded (--from=protobuf) or read (--from=json) */
+	cli_AsTree as_tree;       /* a tree of another major, converted: its statements with no form here */
 	pgbind_Arena *arena;
 	pgbind_Status status;
 } Run;
@@ -201,9 +208,53 @@ static void print_each(int line, const char *text, size_t len)
 
 /* ---- the commands over one input -------------------------------------------------------------- */
 
+/* parse --as=M: this major's tree, encoded, converted to M's encoding (cli/as.c) and written as
+ * it is (protobuf) or by M's own writer (JSON, text: cli/major.h's write_tree). A value with no
+ * form in M is reported at its statement. */
+static int run_parse_as(Run *r, const char *format)
+{
+	const uint8_t *data;
+	size_t n;
+	if (!pgbind_encode(r->tree, NULL, r->arena, &data, &n, &r->status))
+		return report(r);
+	uint8_t *out;
+	size_t out_len;
+	pgbind_ConvertError err;
+	if (cli_as_convert(host, cli_major.major, r->as, data, n, &out, &out_len, &err) != PGBIND_CONVERT_OK) {
+		long k = cli_path_statement(err.message);
+		if (k >= 0 && (size_t)k < r->tree->n_stmts)
+			report_statement(r, (size_t)k, err.message);
+		else
+			fprintf(stderr, "pgbind parse: %s: converting PostgreSQL %d's tree to %d's: %s\n", cli_input_name(r->path),
+					cli_major.major, r->as, err.message);
+		return EXIT_INPUT;
+	}
+	int rc;
+	if (strcmp(format, "protobuf") == 0) {
+		fwrite(out, 1, out_len, stdout);
+		rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
+	} else {
+		char why[256];
+		char *text = cli_host_major(host, r->as)->write_tree(out, out_len, format, why, sizeof why);
+		if (!text) {
+			fprintf(stderr, "pgbind parse: %s: PostgreSQL %d's %s of the converted tree: %s\n", cli_input_name(r->path),
+					r->as, format, why);
+			rc = EXIT_INPUT;
+		} else {
+			rc = strcmp(format, "json") == 0 ? print_line(text)
+											 : (fputs(text, stdout), fflush(stdout) ? EXIT_INPUT : EXIT_OK);
+			free(text);
+		}
+	}
+	free(out);
+	return rc;
+}
+
 static int run_parse(Run *r)
 {
 	const char *format = r->format ? r->format : "protobuf";
+	if (r->as && r->as != cli_major.major)
+		return run_parse_as(r, format);
 	if (strcmp(format, "json") == 0) {
 		const char *json = pgbind_json(r->tree, NULL, r->arena, &r->status);
 		return json ? print_line(json) : report(r);
@@ -261,6 +312,11 @@ static int run_deparse(Run *r)
 	int rc = EXIT_OK;
 	bool first = true;
 	for (size_t i = 0; i < r->tree->n_stmts; i++) {
+		if (i < r->as_tree.n && r->as_tree.no_form[i]) { /* a tree of another major: no form in this one */
+			report_statement(r, i, r->as_tree.no_form[i]);
+			rc = EXIT_INPUT;
+			continue;
+		}
 		pgbind_ParseResult one = statement_tree(r, i);
 		const char *out = pgbind_deparse(&one, &options, r->arena, &r->status);
 		if (!out) {
@@ -472,7 +528,7 @@ static int bench_main(int argc, char **argv)
 }
 
 static const Command commands[] = {
-	{"parse", "[--format=protobuf|json|text] [FILE|-]",
+	{"parse", "[--as=M] [--format=protobuf|json|text] [FILE|-]",
 	 "parse SQL (any number of statements) and write its tree: protobuf bytes\n"
 	 "        identical to libpg_query's pg_query_parse_protobuf (default), JSON in\n"
 	 "        pg_query_parse's format, or an indented readable tree (text)",
@@ -483,8 +539,15 @@ static const Command commands[] = {
 	 "Without --format, protobuf bytes are not written to a terminal (exit 2): redirect them, or\n"
 	 "give --format (--format=protobuf writes them anyway).\n"
 	 "A syntax error prints FILE:LINE:COLUMN, the message, the line and a caret under the\n"
-	 "position, and exits 1.",
-	 OPT_FORMAT, INPUT_TREE, run_parse, NULL},
+	 "position, and exits 1.\n"
+	 "--as=M  write the tree in PostgreSQL M's form (M: a major this pgbind is built with): this\n"
+	 "        major's parse converted by pgbind's converters between majors (through the newest\n"
+	 "        major where no converter of the two was generated, 15 -> 18 -> 17), written as M's\n"
+	 "        libpg_query writes such a tree (protobuf: M's pg_query.proto; json and text: M's\n"
+	 "        writers). A value M has no form for (SQL/JSON, MERGE ... RETURNING for 15) is\n"
+	 "        reported at its statement's FILE:LINE:COLUMN with its path in the tree, exit 1.\n"
+	 "        --as of this major is the same as without it.",
+	 OPT_FORMAT | OPT_AS, INPUT_TREE, run_parse, NULL},
 	{"deparse", "[--check] [--from=sql|protobuf|json] [FILE|-]",
 	 "SQL text again, from SQL, protobuf bytes or JSON (libpg_query's deparser);\n"
 	 "        --check: only SQL that parses back to the same tree",
@@ -492,6 +555,11 @@ static const Command commands[] = {
 	 "protobuf bytes or JSON in pg_query_parse's format (as `pgbind parse` writes them). Uses\n"
 	 "libpg_query's deparser; statements are separated by '; '. Exits 1 on a syntax error or\n"
 	 "malformed input (with its byte offset, or line and column for JSON).\n"
+	 "A tree in another major's form (its version field says which, as `pgbind parse --pg=18`\n"
+	 "writes it) is converted to this major's first (pgbind's converters between majors), then\n"
+	 "deparsed by this major's deparser; a version of a major not built exits 1, and a statement\n"
+	 "with a value this major has no form for is reported as one that cannot be deparsed (below).\n"
+	 "A tree without a version is taken as this major's.\n"
 	 "Each statement is deparsed alone: one that cannot be (refused, or --check fails) is\n"
 	 "reported at FILE:LINE:COLUMN (SQL input) or as FILE: statement N (stmts[N-1]), the others\n"
 	 "are still written, and the exit is 1.\n"
@@ -555,7 +623,8 @@ static void usage(FILE *out)
 		  "--pg=N (before COMMAND or among its options) parses, deparses, fingerprints and\n"
 		  "verifies as PostgreSQL N's libpg_query, one of the majors this pgbind is built with;\n"
 		  "without it, the newest of them. --version prints pgbind's version and lists those\n"
-		  "majors, each with its libpg_query release.\n"
+		  "majors, each with its libpg_query release. parse --as=M writes the tree in major M's\n"
+		  "form; deparse converts a tree of another major (its version says which) first.\n"
 		  "\nExit status: 0 done; 1 the input is refused or wrong (a syntax error, malformed\n"
 		  "protobuf or JSON, a statement that cannot be deparsed, an unreadable file; the message\n"
 		  "names the file and, where it can, line and column), or the output cannot be written;\n"
@@ -600,6 +669,9 @@ static bool parse_options(const Command *c, int argc, char **argv, Run *r, bool 
 			r->format = value;
 		} else if ((c->options & OPT_FROM) && (value = option_value("from", argc, argv, &i, &missing))) {
 			r->from = value;
+		} else if ((c->options & OPT_AS) && (value = option_value("as", argc, argv, &i, &missing))) {
+			if (!(r->as = cli_as_major(host, c->name, value)))
+				return false;
 		} else if ((c->options & OPT_TRUNCATE) && (value = option_value("truncate", argc, argv, &i, &missing))) {
 			char *end;
 			errno = 0;
@@ -649,8 +721,19 @@ static bool read_input(const Command *c, Run *r)
 		return false;
 	if (c->input == INPUT_SQL || r->each)
 		return true;
+	/* a tree of another major (its version says which), converted to this major's (cli/as.c) */
+	char why[768];
+	int other = sql ? 0
+					: cli_as_own(host, cli_major.major, r->input, r->len, strcmp(r->from, "json") == 0, &r->as_tree,
+								 why, sizeof why);
+	if (other < 0) {
+		fprintf(stderr, "pgbind %s: %s: %s\n", c->name, cli_input_name(r->path), why);
+		return false;
+	}
 	if (sql)
 		r->tree = pgbind_parse(r->input, NULL, r->arena, &r->status);
+	else if (other)
+		r->tree = pgbind_decode(r->as_tree.data, r->as_tree.len, NULL, r->arena, &r->status);
 	else if (strcmp(r->from, "json") == 0)
 		r->tree = pgbind_json_read(r->input, r->len, NULL, r->arena, &r->status);
 	else
@@ -689,6 +772,7 @@ static int run_command(const Command *c, int argc, char **argv)
 	int rc = !read_input(c, &r) ? EXIT_INPUT : r.each ? run_each(&r) : c->run(&r);
 	pgbind_Arena_Free(r.arena);
 	free(r.input);
+	cli_as_free(&r.as_tree);
 	return rc;
 }
 
@@ -706,8 +790,9 @@ static int run(const Command *c, int argc, char **argv)
 }
 
 /* The command of this major, after cli/main.c took --pg out of argv and answered --version. */
-static int cli_main(int argc, char **argv)
+static int cli_main(int argc, char **argv, const cli_Host *the_host)
 {
+	host = the_host;
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -746,4 +831,6 @@ const cli_Major cli_major = {
 	.libpg_query =
 		"libpg_query for PostgreSQL " PG_VERSION " (PG_VERSION_NUM " CLI_STRING(PG_VERSION_NUM) ")" CLI_RELEASE,
 	.main = cli_main,
+	.write_tree = cli_write_tree,
+	.read_json = cli_read_json,
 };

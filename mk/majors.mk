@@ -112,8 +112,12 @@ $(MAJORS_DIR)/cli_table.c: majors-force | $(BUILD)/.dir
 	   echo '};'; } >$@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
-$(BUILD)/pgbind: cli/main.c cli/major.h $(MAJORS_DIR)/cli_table.c $(foreach m,$(PGBIND_MAJORS),$(MAJORS_DIR)/pg$(m)/cmd/pgbind.o)
-	$(CC) $(CFLAGS_ALL) -Icli -o $@ cli/main.c $(MAJORS_DIR)/cli_table.c $(filter %.o,$^) $(LDFLAGS_ALL) -lm -pthread
+# cli/host.c gives every major's command the table and the converters between majors (the
+# Makefile's CONV_OBJS, linked once here: a major's object stays self-contained).
+$(BUILD)/pgbind: cli/main.c cli/host.c cli/major.h $(RT_DIR)/pgbind_convert.h $(MAJORS_DIR)/cli_table.c $(CONV_OBJS) \
+		$(foreach m,$(PGBIND_MAJORS),$(MAJORS_DIR)/pg$(m)/cmd/pgbind.o)
+	$(CC) $(CFLAGS_ALL) -Icli -I$(RT_DIR) -o $@ cli/main.c cli/host.c $(MAJORS_DIR)/cli_table.c $(filter %.o,$^) \
+		$(LDFLAGS_ALL) -lm -pthread
 
 # ---- the test (tests/majors/) ---------------------------------------------------------------------
 
@@ -121,6 +125,7 @@ MAJORS_TEST_H := tests/majors/answers.h tests/majors/read_file.h
 MAJORS_TSAN   := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 
 majors-test: deps $(MAJORS_DIR)/one_process $(MAJORS_DIR)/one_process_tsan $(BUILD)/pgbind $(MAJORS_DIR)/cli_sequence \
+	$(MAJORS_DIR)/convert_bytes $(MAJORS_DIR)/wire_keys \
 	$(foreach m,$(PGBIND_MAJORS),$(MAJORS_DIR)/pg$(m)/cli_reference)
 
 # tests/majors/answers.c once per major for its renamed copy (plain and ThreadSanitizer'd), once
@@ -183,6 +188,20 @@ $(MAJORS_DIR)/pg%/cli_reference: tests/majors/cli_reference.c tests/majors/read_
 	$(CC) $(CFLAGS_ALL) -I$(MAJORS_DIR)/pg$*/tree -o $@ tests/majors/cli_reference.c $(MAJORS_DIR)/pg$*/tree/libpg_query.a \
 		$$(cat $(MAJORS_DIR)/pg$*/link-libs.txt) $(LDFLAGS_ALL) -lm -pthread
 
-$(MAJORS_DIR)/cli_sequence: tests/majors/cli_sequence.c cli/major.h $(MAJORS_DIR)/cli_table.c \
+# tests/majors/cli_as.sh's second route to `parse --as`: the library's converter alone, as a user's
+# program links it (libpgbind.a: only the converter's members are pulled).
+$(MAJORS_DIR)/convert_bytes: tests/majors/convert_bytes.c $(RT_DIR)/pgbind_convert.h $(BUILD)/libpgbind.a
+	$(CC) $(CFLAGS_ALL) -I$(RT_DIR) -o $@ tests/majors/convert_bytes.c $(BUILD)/libpgbind.a
+
+# ... and its comparison of the command's --as with a major's own parse, field by field
+# (tests/convert/wire_diff.c, the converter tables as the protos' description).
+$(MAJORS_DIR)/wire_keys: tests/majors/wire_keys.c tests/convert/wire_diff.c tests/convert/wire_diff.h \
+		$(RT_DIR)/convert_table.h $(BUILD)/libpgbind.a
+	$(CC) $(CFLAGS_ALL) -I$(RT_DIR) -Itests/convert -o $@ tests/majors/wire_keys.c tests/convert/wire_diff.c \
+		$(BUILD)/libpgbind.a
+
+$(MAJORS_DIR)/cli_sequence: tests/majors/cli_sequence.c cli/host.c cli/major.h $(MAJORS_DIR)/cli_table.c $(CONV_OBJS) \
 		$(foreach m,$(PGBIND_MAJORS),$(MAJORS_DIR)/pg$(m)/cmd/pgbind.o)
-	$(CC) $(CFLAGS_ALL) -Icli -o $@ tests/majors/cli_sequence.c $(MAJORS_DIR)/cli_table.c $(filter %.o,$^) $(LDFLAGS_ALL) -lm -pthread
+	$(CC) $(CFLAGS_ALL) -Icli -I$(RT_DIR) -o $@ tests/majors/cli_sequence.c cli/host.c $(MAJORS_DIR)/cli_table.c \
+		$(filter %.o,$^) $(LDFLAGS_ALL) -lm -pthread
+

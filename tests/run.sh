@@ -760,13 +760,18 @@ step "... the same with ThreadSanitizer (the project corpus, one round)" \
 # run.sh reads for the installed major (DEBIAN_SQL), the scripts debian_tree.sh laid out beside a
 # fetched tree (tree/sql-files.txt) for the others.
 CLI_MAJORS=$("$BUILD/pgbind" --version | sed -n 's/^libpg_query for PostgreSQL .*: --pg=\([0-9]*\).*/\1/p')
-for m in $CLI_MAJORS; do
-	corpus=$MAJORS_SQL
-	if [ -f "$BUILD/majors/pg$m/tree/sql-files.txt" ] && [ -z "${QUICK:-}" ]; then
-		corpus="$corpus $(sed "s|^|$BUILD/majors/pg$m/tree/sql/|" "$BUILD/majors/pg$m/tree/sql-files.txt")"
-	elif [ "$DEBIAN_SQL_DIR" = "/usr/share/postgresql/$m" ]; then
-		corpus="$corpus $DEBIAN_SQL"
+# The files of major $1's corpus: the project's and its Debian scripts.
+cli_corpus() {
+	if [ -f "$BUILD/majors/pg$1/tree/sql-files.txt" ] && [ -z "${QUICK:-}" ]; then
+		echo "$MAJORS_SQL $(sed "s|^|$BUILD/majors/pg$1/tree/sql/|" "$BUILD/majors/pg$1/tree/sql-files.txt")"
+	elif [ "$DEBIAN_SQL_DIR" = "/usr/share/postgresql/$1" ]; then
+		echo "$MAJORS_SQL $DEBIAN_SQL"
+	else
+		echo "$MAJORS_SQL"
 	fi
+}
+for m in $CLI_MAJORS; do
+	corpus=$(cli_corpus "$m")
 	# shellcheck disable=SC2086
 	step "pgbind fingerprint and parse --format=protobuf --pg=$m = libpg_query $m's own, each corpus file" \
 		tests/majors/cli_cases.sh "$BUILD/pgbind" "$m" "$BUILD/majors/pg$m/cli_reference" $corpus
@@ -805,6 +810,87 @@ expect_fail "deparse --pg=17 of it: its deparser's crash is an error (exit 1), n
 	"tz.sql:1:1: error: statement 1: libpg_query's deparser died of signal 11" "$BUILD/pgbind" --pg 17 deparse "$TMP/tz.sql"
 step "every major's command in one process, one after another: deparse with 15, 17, 18, 15, ... (each its own deparse server)" \
 	"$BUILD/majors/cli_sequence" "$TMP/tz.sql"
+
+# Converting between majors in the command (cli/as.c): `parse --pg=A --as=B` and `deparse --pg=A` of
+# another major's tree, on each major's corpus (tests/majors/cli_as.sh). Every pair of majors: the
+# command's bytes = A's own libpg_query's converted by the library's converter alone
+# (tests/majors/convert_bytes.c; through the newest where no pair was generated, 15 -> 18 -> 17: on
+# the project corpus, the composition of two routes checked on every corpus); up then down deparses
+# to the SQL of A's own tree but for the losses tests/majors/cli_as_losses.txt declares (protobuf on
+# every corpus, JSON, M's writer and reader, on the project's); and what differs from B's own parse
+# is what docs/generated/majors-pgA-pgB.md lists (tests/convert's measurement of the converters,
+# statement by statement on every corpus; here the command's, on the project corpus's files).
+CLI_NEWEST=$(echo "$CLI_MAJORS" | tail -n 1)
+for m in $CLI_MAJORS; do
+	corpus=$(cli_corpus "$m")
+	for t in $CLI_MAJORS; do
+		[ "$t" != "$m" ] || continue
+		if [ "$m" = "$CLI_NEWEST" ] || [ "$t" = "$CLI_NEWEST" ]; then
+			route=$m:$t files=$corpus
+		else
+			route=$m:$CLI_NEWEST:$t files=$MAJORS_SQL
+		fi
+		# shellcheck disable=SC2086
+		step "pgbind parse --pg=$m --as=$t = libpg_query $m's bytes converted by the library ($route)" \
+			tests/majors/cli_as.sh bytes "$BUILD/pgbind" "$route" "$BUILD/majors/pg$m/cli_reference" \
+			"$BUILD/majors/convert_bytes" $files
+	done
+	[ "$m" != "$CLI_NEWEST" ] || continue
+	# shellcheck disable=SC2086
+	step "pgbind parse --pg=$m --as=$CLI_NEWEST | deparse --pg=$m: the SQL of $m's own tree, but for declared losses" \
+		tests/majors/cli_as.sh roundtrip "$BUILD/pgbind" "$m" "$CLI_NEWEST" protobuf tests/majors/cli_as_losses.txt $corpus
+	# shellcheck disable=SC2086
+	step "... the same through $CLI_NEWEST's JSON (--format=json | deparse --from=json), the project corpus" \
+		tests/majors/cli_as.sh roundtrip "$BUILD/pgbind" "$m" "$CLI_NEWEST" json tests/majors/cli_as_losses.txt $MAJORS_SQL
+	doc=docs/generated/majors-pg$m-pg$CLI_NEWEST.md
+	# shellcheck disable=SC2086
+	step "pgbind parse --pg=$m --as=$CLI_NEWEST differs from --pg=$CLI_NEWEST only as $doc lists (project corpus)" \
+		tests/majors/cli_as.sh grammar "$BUILD/pgbind" "$m" "$CLI_NEWEST" "$BUILD/majors/wire_keys" "$doc" $MAJORS_SQL
+	# shellcheck disable=SC2086
+	step "pgbind parse --pg=$CLI_NEWEST --as=$m differs from --pg=$m only as $doc lists (project corpus)" \
+		tests/majors/cli_as.sh grammar "$BUILD/pgbind" "$CLI_NEWEST" "$m" "$BUILD/majors/wire_keys" "$doc" $MAJORS_SQL
+done
+# Known facts, not outputs (the default build's majors).
+echo "INSERT INTO t VALUES (1) RETURNING *" >"$TMP/insert_returning.sql"
+step "INSERT ... RETURNING * on 15 --as=18: its returning list inside 18's ReturningClause, version 18's" sh -c "
+	'$BUILD/pgbind' parse --pg=15 --as=18 --format=json '$TMP/insert_returning.sql' >'$TMP/ir.json' && cat '$TMP/ir.json' &&
+	grep -q '^{\"version\":180[0-9][0-9][0-9],' '$TMP/ir.json' &&
+	grep -q '\"returningClause\":{\"exprs\":\[{\"ResTarget\":{\"val\":{\"ColumnRef\":{\"fields\":\[{\"A_Star\":{}}\]' '$TMP/ir.json' &&
+	! grep -q returningList '$TMP/ir.json' &&
+	'$BUILD/pgbind' parse --pg=15 --format=json '$TMP/insert_returning.sql' | grep -q '\"returningList\":\[{\"ResTarget\"'"
+echo "MERGE INTO t USING s ON t.a = s.a WHEN MATCHED THEN DELETE RETURNING *" >"$TMP/merge_returning.sql"
+expect_fail "MERGE ... RETURNING * on 18 --as=15: no form in 15, at the statement (exit 1)" 1 \
+	"^.*merge_returning.sql:1:1: error: statement 1: stmts\[0\]\.stmt\.MergeStmt\.returning_clause \(18\) has no form in 15\$" \
+	"$BUILD/pgbind" parse --pg=18 --as=15 --format=json "$TMP/merge_returning.sql"
+expect_fail "SELECT JSON_OBJECT('a': 1) parsed on 18, deparse --pg=15 of its JSON: no form in 15, the path named (exit 1)" 1 \
+	"^<stdin>: statement 1: stmts\[0\]\.stmt\.SelectStmt\.target_list\[0\]\.ResTarget\.val\.JsonObjectConstructor \(18\) has no form in 15 \(the tree is PostgreSQL 18's, as its version 180[0-9]{3} says\) \(stmts\[0\]\)\$" \
+	sh -c "'$BUILD/pgbind' parse --pg=18 --format=json '$TMP/json_object.sql' | '$BUILD/pgbind' deparse --pg=15 --from=json"
+printf "SELECT 1; SELECT JSON_OBJECT('a': 1); MERGE INTO t USING s ON t.a = s.a WHEN MATCHED THEN DELETE RETURNING *; SELECT 2\n" \
+	>"$TMP/multi.sql"
+step "deparse --pg=15 of 18's tree of 4 statements, 2 with no form in 15: the other 2 written, each of those 2 at its place (exit 1)" sh -c "
+	'$BUILD/pgbind' parse --pg=18 --format=protobuf '$TMP/multi.sql' >'$TMP/multi.pb' &&
+	'$BUILD/pgbind' deparse --pg=15 --from=protobuf <'$TMP/multi.pb' >'$TMP/multi.out' 2>'$TMP/multi.err'
+	rc=\$?; cat '$TMP/multi.out' '$TMP/multi.err'; test \$rc -eq 1 &&
+	test \"\$(cat '$TMP/multi.out')\" = 'SELECT 1; SELECT 2' && test \$(wc -l <'$TMP/multi.err') -eq 2 &&
+	grep -qx '<stdin>: statement 2: stmts\[1\]\.stmt\.SelectStmt\.target_list\[0\]\.ResTarget\.val\.JsonObjectConstructor (18) has no form in 15 (the tree is PostgreSQL 18.s, as its version 180[0-9]* says) (stmts\[1\])' '$TMP/multi.err' &&
+	grep -qx '<stdin>: statement 3: stmts\[2\]\.stmt\.MergeStmt\.returning_clause (18) has no form in 15 (the tree is PostgreSQL 18.s, as its version 180[0-9]* says) (stmts\[2\])' '$TMP/multi.err'"
+step "SELECT JSON_OBJECT('a': 1) parsed on 18, deparse --pg=17 of its protobuf: 17's deparser writes it" sh -c "
+	'$BUILD/pgbind' parse --pg=18 --format=protobuf '$TMP/json_object.sql' | '$BUILD/pgbind' deparse --pg=17 --from=protobuf >'$TMP/jo.out' &&
+	cat '$TMP/jo.out' && grep -qx \"SELECT JSON_OBJECT('a': 1)\" '$TMP/jo.out'"
+expect_fail "parse --as=16, a major not built: a usage error naming those built (exit 2)" 2 \
+	"^pgbind parse: --as=16: PostgreSQL 16 is not built into this pgbind \(built: 15, 17, 18;" \
+	"$BUILD/pgbind" parse --pg=15 --as=16 "$TMP/insert_returning.sql"
+expect_fail "parse --as=x: a usage error (exit 2)" 2 "^pgbind parse: --as takes a PostgreSQL major \(built: 15, 17, 18\), not 'x'" \
+	"$BUILD/pgbind" parse --as=x "$TMP/insert_returning.sql"
+expect_fail "deparse --pg=15 of a tree whose version is 16's, not built: exit 1 naming it and those built" 1 \
+	"^pgbind deparse: <stdin>: the tree's version 160004 is PostgreSQL 16's, which is not built into this pgbind \(built: 15, 17, 18;" \
+	sh -c "echo '{\"version\":160004,\"stmts\":[]}' | '$BUILD/pgbind' deparse --pg=15 --from=json"
+step "deparse --pg=15 of a tree without a version: taken as 15's, as before --as" sh -c "
+	echo '{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"targetList\":[{\"ResTarget\":{\"val\":{\"A_Const\":{\"ival\":{\"ival\":1}}}}}],\"limitOption\":\"LIMIT_OPTION_DEFAULT\",\"op\":\"SETOP_NONE\"}}}]}' |
+	'$BUILD/pgbind' deparse --pg=15 --from=json | grep -qx 'SELECT 1'"
+step "parse --pg=15 --as=15 writes what parse --pg=15 writes" sh -c "
+	'$BUILD/pgbind' parse --pg=15 --as=15 --format=protobuf tests/sql/expressions.sql >'$TMP/as15.pb' &&
+	'$BUILD/pgbind' parse --pg=15 --format=protobuf tests/sql/expressions.sql | cmp - '$TMP/as15.pb'"
 
 # The generated converters between majors' parse trees (issue 52, part 3; mk/convert.mk,
 # docs/convert.md): the measurement per pair (build/convert/run-pgA-pgB.sh, written by make

@@ -3,7 +3,7 @@
  * process, called one after another, each with its own static state: the deparse server
  * (targets/c/runtime/pg_route.c, proc.c) and its pthread_atfork handler, the runtime's tables. The
  * command itself runs one major per process (cli/main.c); this is what holds when a program calls
- * several (mk/majors.mk links it with the command's table of majors).
+ * several (mk/majors.mk links it with the command's table of majors and its host, cli/host.c).
  *
  *   cli_sequence FILE   (FILE: SET TIME ZONE INTERVAL '1 hour')
  *
@@ -41,7 +41,7 @@ static int deparse(const cli_Major *m, const char *file, char *out, size_t size)
 	dup2(fd, 1);
 	dup2(fd, 2);
 	char *argv[] = {"pgbind", "deparse", (char *)file, NULL};
-	int rc = m->main(3, argv);
+	int rc = m->main(3, argv, &cli_host);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(saved_out, 1);

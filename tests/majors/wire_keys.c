@@ -1,0 +1,62 @@
+/*
+ * wire_keys.c -- where two protobuf encodings of one major's ParseResult differ, field by field,
+ * named "Message.field" as docs/generated/majors-pgA-pgB.md names them: tests/convert/wire_diff.c
+ * with the generated converter tables as the proto's description (a table whose input is that
+ * major's; linked from build/libpgbind.a). tests/majors/cli_as.sh's grammar check runs it on
+ * `pgbind parse --pg=A --as=B` against `pgbind parse --pg=B`.
+ *
+ *   wire_keys MAJOR A.pb B.pb
+ *
+ * Prints each difference's name, one a line (none: equal); exit 0. Exit 2 on a wrong command
+ * line, an unreadable file or a major no table reads.
+ */
+#include "convert_table.h"
+#include "wire_diff.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const cv_Table *const pgbind_convert_tables[]; /* targets/c/generated/convert/index.c */
+
+/* The file's bytes, malloc'd (a protobuf may hold NUL bytes). */
+static uint8_t *read_bytes(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n;
+	uint8_t *data = malloc(cap);
+	*len = 0;
+	while (data && (n = fread(data + *len, 1, cap - *len, f)) > 0)
+		if ((*len += n) == cap && !(data = realloc(data, cap *= 2)))
+			break;
+	fclose(f);
+	return data;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 4) {
+		fputs("usage: wire_keys MAJOR A.pb B.pb\n", stderr);
+		return 2;
+	}
+	const cv_Table *t = NULL;
+	for (int i = 0; pgbind_convert_tables[i]; i++)
+		if (pgbind_convert_tables[i]->from_major == atoi(argv[1]))
+			t = pgbind_convert_tables[i];
+	size_t an, bn;
+	uint8_t *a = read_bytes(argv[2], &an), *b = read_bytes(argv[3], &bn);
+	if (!t || !a || !b) {
+		fprintf(stderr, "wire_keys: %s\n", !t ? "no table reads that major" : "cannot read a file");
+		return 2;
+	}
+	wd_Keys keys = {0};
+	wd_diff(t, t->root, a, an, b, bn, &keys);
+	for (int i = 0; i < keys.n; i++)
+		printf("%s\n", keys.keys[i]);
+	free(keys.keys);
+	free(a);
+	free(b);
+	return fflush(stdout) == 0 ? 0 : 2;
+}
