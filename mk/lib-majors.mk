@@ -68,3 +68,26 @@ $(BUILD)/libpgbind.a: $(LIB_OBJS)
 # stays inside: only pgbind_ symbols are exported.
 $(BUILD)/libpgbind.so: $(RT_PIC_OBJS) $(CONV_PIC_OBJS)
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--exclude-libs,ALL -o $@ $^ $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
+
+# ---- the test (tests/majors/lib_majors.c, tests/majors/lib_reference.c) ---------------------------
+
+.PHONY: lib-majors-test
+lib-majors-test: deps $(MAJORS_DIR)/lib_majors $(MAJORS_DIR)/lib_majors_tsan $(BUILD)/pgbind \
+	$(foreach m,$(PGBIND_MAJORS),$(MAJORS_DIR)/pg$(m)/lib_reference)
+check: lib-majors-test
+
+# Each major's libpg_query alone in its process: what pg_major=N must answer.
+$(MAJORS_DIR)/pg%/lib_reference: tests/majors/lib_reference.c tests/majors/read_file.h $(MAJORS_DIR)/pg%/tree.txt \
+		$(MAJORS_DIR)/pg%/link-libs.txt
+	$(CC) $(CFLAGS_ALL) -I$(MAJORS_DIR)/pg$*/tree -o $@ tests/majors/lib_reference.c $(MAJORS_DIR)/pg$*/tree/libpg_query.a \
+		$$(cat $(MAJORS_DIR)/pg$*/link-libs.txt) $(LDFLAGS_ALL) -lm -pthread
+
+LIB_MAJORS_TEST_SRCS := tests/majors/lib_majors.c cli/summary.c
+$(MAJORS_DIR)/lib_majors: $(LIB_MAJORS_TEST_SRCS) tests/majors/read_file.h cli/cli.h $(BUILD)/libpgbind.a
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -Itests/majors -o $@ $(LIB_MAJORS_TEST_SRCS) $(BUILD)/libpgbind.a \
+		$(LDFLAGS_ALL) $(PG_QUERY_LIBS) -lm -pthread
+
+# The same under ThreadSanitizer: the test's code instrumented, the library not (as one_process_tsan).
+$(MAJORS_DIR)/lib_majors_tsan: $(LIB_MAJORS_TEST_SRCS) tests/majors/read_file.h cli/cli.h $(BUILD)/libpgbind.a
+	$(CC) $(CSTD) $(MAJORS_TSAN) $(WARN) $(RT_CFLAGS) -Icli -Itests/majors -o $@ $(LIB_MAJORS_TEST_SRCS) \
+		$(BUILD)/libpgbind.a $(PG_QUERY_LIBS) -lm -pthread

@@ -30,7 +30,8 @@ static void *arena_alloc(void *ctx, size_t size)
 
 /* The conversion's outcome as a status: what has no form in the other major is a tree that major's
  * libpg_query cannot be given (or the library's types cannot hold). */
-static bool convert_failed(pgbind_ConvertCode code, const pgbind_ConvertError *err, pgbind_Status *status)
+static bool convert_failed(pgbind_ConvertCode code, const pgbind_ConvertError *err, int from, int to,
+						   pgbind_Status *status)
 {
 	switch (code) {
 	case PGBIND_CONVERT_OK:
@@ -39,13 +40,15 @@ static bool convert_failed(pgbind_ConvertCode code, const pgbind_ConvertError *e
 		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
 		break;
 	case PGBIND_CONVERT_TOO_DEEP:
-		pgbind_fail(status, PGBIND_ERROR_DEPTH, "%s", err->message);
+		pgbind_fail(status, PGBIND_ERROR_DEPTH, "converting PostgreSQL %d's tree to %d's: %s", from, to, err->message);
 		break;
 	case PGBIND_CONVERT_MALFORMED:
-		pgbind_fail(status, PGBIND_ERROR_INVALID, "converting between majors: %s", err->message);
+		pgbind_fail(status, PGBIND_ERROR_INVALID, "converting PostgreSQL %d's tree to %d's: %s", from, to,
+					err->message);
 		break;
 	default:
-		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE, "%s", err->message);
+		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE, "converting PostgreSQL %d's tree to %d's: %s", from, to,
+					err->message);
 		break;
 	}
 	return true;
@@ -63,17 +66,17 @@ static uint8_t *convert(int from, int to, const uint8_t *in, size_t len, size_t 
 			if (pgbind_convert_has_pair(from, (*e)->info.major) && pgbind_convert_has_pair((*e)->info.major, to))
 				via = (*e)->info.major; /* ascending: the last is the newest */
 	if (!via) {
-		if (convert_failed(pgbind_convert_protobuf(from, to, in, len, &out, out_len, &err), &err, status))
+		if (convert_failed(pgbind_convert_protobuf(from, to, in, len, &out, out_len, &err), &err, from, to, status))
 			return NULL;
 		return out;
 	}
 	uint8_t *mid = NULL;
 	size_t mid_len = 0;
-	if (convert_failed(pgbind_convert_protobuf(from, via, in, len, &mid, &mid_len, &err), &err, status))
+	if (convert_failed(pgbind_convert_protobuf(from, via, in, len, &mid, &mid_len, &err), &err, from, to, status))
 		return NULL;
 	pgbind_ConvertCode code = pgbind_convert_protobuf(via, to, mid, mid_len, &out, out_len, &err);
 	free(mid);
-	return convert_failed(code, &err, status) ? NULL : out;
+	return convert_failed(code, &err, from, to, status) ? NULL : out;
 }
 
 /* tree as major e's protobuf, malloc'd (free it). */

@@ -226,8 +226,9 @@ typedef struct pgbind_Options {
 	 *     through the newest major where no pair is direct, e.g. 17 -> 18 -> 15) and decoded into
 	 *     its types; its version is this library's PG_VERSION_NUM, as the converter writes it. N's
 	 *     syntax errors are N's (message, cursorpos); a value with no form in this library's major
-	 *     is PGBIND_ERROR_UNREPRESENTABLE naming the converter's path ("stmts[0].stmt.SelectStmt.
-	 *     target_list[0].ResTarget.val.JsonFuncExpr (18) has no form in 15").
+	 *     is PGBIND_ERROR_UNREPRESENTABLE naming the converter's path ("converting PostgreSQL 17's
+	 *     tree to 15's: stmts[0].stmt.SelectStmt.target_list[0].ResTarget.val.JsonObjectConstructor
+	 *     (18) has no form in 15": 17 to 15 goes through 18, and the message names where it stopped).
 	 *   - pgbind_deparse, pgbind_fingerprint, pgbind_normalize, pgbind_truncate, pgbind_summary:
 	 *     the tree is converted to N's form (PGBIND_ERROR_UNREPRESENTABLE when it has none there)
 	 *     and given to N's own function, with these options (isolation, contract, checks: N's).
@@ -248,8 +249,10 @@ typedef struct pgbind_Major {
 	int major;              /* 15, 17, 18: what pgbind_Options.pg_major names */
 	int version_num;        /* its libpg_query's PG_VERSION_NUM (150001) */
 	const char *pg_version; /* its libpg_query's PG_VERSION ("15.1") */
-	/* its libpg_query's release as `pgbind --version` says it: Debian's package version
-	 * ("15-4.0.0-2"), or "tree at PATH" for a tree given to the build (scripts/majors/tree.sh) */
+	/* its libpg_query's release as `pgbind --version` says it after the comma: "release " and
+	 * Debian's package version ("release 15-4.0.0-2"), or "tree at PATH" for a tree given to the
+	 * build (scripts/majors/tree.sh); "" where the build did not say (a build of the runtime's
+	 * files by other means) */
 	const char *release;
 	bool own; /* the major of this library's types (pg_major 0) */
 } pgbind_Major;
