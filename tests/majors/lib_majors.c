@@ -21,6 +21,7 @@
  *   lib_majors facts       what is known, not output: pgbind_majors() (15, 17, 18), JSON_OBJECT on
  *       15 (a syntax error at 23) and on 17 and 18 (a tree with no form in 15, and a summary), an
  *       unbuilt major's message.
+ *   lib_majors bench FILE...   what a call costs through each route (not a test: docs/majors.md).
  *   lib_majors threads N FILE...   N threads parse every FILE with 15, 17 and 18 at once (each
  *       thread starting at another major), 2 rounds; every answer (encoding or error) equal to the
  *       one computed before on one thread.
@@ -528,14 +529,102 @@ static int threads(int n_threads, int argc, char **argv, int first)
 	return failed ? 1 : 0;
 }
 
+/* ---- bench ----------------------------------------------------------------------------------- */
+
+#include <time.h>
+
+#include "major.h"
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void *bench_alloc(void *ctx, size_t size)
+{
+	return pgbind_Arena_Malloc(ctx, size);
+}
+
+/* The fastest of 5 rounds over the inputs, per input, in microseconds: pgbind_parse with pg_major
+ * 0 (the direct route), then each major (the own major through the hook; the others through the
+ * dispatch: the major's parse and encode, the conversion, the decode), and for the others the
+ * major's own parse and encode alone (its entry, called as the dispatch calls it), so that the
+ * difference is the route's cost; and pgbind_fingerprint of the library's tree likewise. */
+static int bench(int argc, char **argv, int first)
+{
+	int n = argc - first;
+	char **sql = calloc((size_t)n, sizeof *sql);
+	for (int i = 0; i < n; i++)
+		if (!(sql[i] = majors_read_file(argv[first + i])))
+			return 2;
+	size_t n_majors;
+	const pgbind_Major *majors = pgbind_majors(&n_majors);
+	printf("%-34s %10s %10s\n", "us per input (fastest of 5)", "parse", "fingerprint");
+	for (size_t k = 0; k <= n_majors; k++) {
+		int major = k ? majors[k - 1].major : 0;
+		for (int entry_only = 0; entry_only <= (k && !majors[k - 1].own); entry_only++) {
+			const pgbind_MajorEntry *e = NULL;
+			for (size_t j = 0; entry_only && pgbind_lib_majors[j]; j++)
+				if (pgbind_lib_majors[j]->info.major == major)
+					e = pgbind_lib_majors[j];
+			double best_parse = 1e9, best_fp = 1e9;
+			for (int round = 0; round < 5; round++) {
+				double parse_time = 0, fp_time = 0;
+				for (int i = 0; i < n; i++) {
+					pgbind_Options o = {0};
+					o.pg_major = major;
+					pgbind_Arena *arena = pgbind_Arena_New();
+					pgbind_Status st = {0};
+					pgbind_MajorOut out = {bench_alloc, arena};
+					const uint8_t *data;
+					size_t len;
+					double t0 = now();
+					const pgbind_ParseResult *tree = NULL;
+					if (e)
+						e->parse(sql[i], &o, &out, &data, &len, &st);
+					else
+						tree = pgbind_parse(sql[i], &o, arena, &st);
+					double t1 = now();
+					uint64_t fp;
+					if (e && e->parse(sql[i], &o, &out, &data, &len, &st)) {
+						t1 = now();
+						e->fingerprint(data, len, &o, &fp, &st);
+					} else if (tree) {
+						t1 = now();
+						pgbind_fingerprint(tree, &o, &fp, &st);
+					}
+					fp_time += now() - t1;
+					parse_time += t1 - t0;
+					pgbind_Arena_Free(arena);
+				}
+				best_parse = parse_time < best_parse ? parse_time : best_parse;
+				best_fp = fp_time < best_fp ? fp_time : best_fp;
+			}
+			char label[64];
+			snprintf(label, sizeof label, "%s%d%s", major ? "pg_major=" : "pg_major=0 (", major ? major : own_major(),
+					 !major       ? ", direct)"
+					 : entry_only ? " (its entry alone)"
+								  : "");
+			printf("%-34s %10.1f %10.1f\n", label, best_parse * 1e6 / n, best_fp * 1e6 / n);
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 7 && !strcmp(argv[1], "compare"))
 		return compare(argc, argv);
 	if (argc == 2 && !strcmp(argv[1], "facts"))
 		return facts();
+	if (argc >= 3 && !strcmp(argv[1], "bench"))
+		return bench(argc, argv, 2);
 	if (argc >= 4 && !strcmp(argv[1], "threads") && atoi(argv[2]) > 0 && atoi(argv[2]) <= 64)
 		return threads(atoi(argv[2]), argc, argv, 3);
-	fputs("usage: lib_majors compare MAJOR REFERENCE PROTO PGBIND FILE... | facts | threads N FILE...\n", stderr);
+	fputs(
+		"usage: lib_majors compare MAJOR REFERENCE PROTO PGBIND FILE... | facts | threads N FILE... | bench FILE...\n",
+		stderr);
 	return 2;
 }

@@ -23,7 +23,8 @@
 
 enum { own_major = PG_VERSION_NUM / 10000, majors_max = 16 };
 
-extern const pgbind_MajorDispatch pgbind_major_dispatch __attribute__((weak));
+/* hidden: the shared library resolves it (to nothing) when it is linked, never from the program */
+extern const pgbind_MajorDispatch pgbind_major_dispatch __attribute__((weak, visibility("hidden")));
 
 /* The dispatch, when the program has one made for this copy's major (a per-major copy of the
  * runtime linked into libpgbind.a sees the library's, for another major, and must not use it). */

@@ -70,6 +70,9 @@ typedef struct pgbind_MajorEntry {
 				 size_t *n_tokens, pgbind_Status *status);
 } pgbind_MajorEntry;
 
+/* build/majors/lib_table.c's (mk/lib-majors.mk), in libpgbind.a: the other majors' entries, then NULL. */
+extern const pgbind_MajorEntry *const pgbind_lib_majors[];
+
 /* targets/c/runtime/major_entry.c's, in each other major's object (pgbind_pgNN_lib_major there). */
 extern const pgbind_MajorEntry lib_major;
 
