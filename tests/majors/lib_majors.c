@@ -547,7 +547,7 @@ static void *bench_alloc(void *ctx, size_t size)
 	return pgbind_Arena_Malloc(ctx, size);
 }
 
-/* The fastest of 5 rounds over the inputs, per input, in microseconds: pgbind_parse with pg_major
+/* The fastest of 20 rounds over the inputs, per input, in microseconds: pgbind_parse with pg_major
  * 0 (the direct route), then each major (the own major through the hook; the others through the
  * dispatch: the major's parse and encode, the conversion, the decode), and for the others the
  * major's own parse and encode alone (its entry, called as the dispatch calls it), so that the
@@ -561,7 +561,7 @@ static int bench(int argc, char **argv, int first)
 			return 2;
 	size_t n_majors;
 	const pgbind_Major *majors = pgbind_majors(&n_majors);
-	printf("%-34s %10s %10s\n", "us per input (fastest of 5)", "parse", "fingerprint");
+	printf("%-34s %10s %10s\n", "us per input (fastest of 20)", "parse", "fingerprint");
 	for (size_t k = 0; k <= n_majors; k++) {
 		int major = k ? majors[k - 1].major : 0;
 		for (int entry_only = 0; entry_only <= (k && !majors[k - 1].own); entry_only++) {
@@ -570,7 +570,7 @@ static int bench(int argc, char **argv, int first)
 				if (pgbind_lib_majors[j]->info.major == major)
 					e = pgbind_lib_majors[j];
 			double best_parse = 1e9, best_fp = 1e9;
-			for (int round = 0; round < 5; round++) {
+			for (int round = 0; round < 20; round++) {
 				double parse_time = 0, fp_time = 0;
 				for (int i = 0; i < n; i++) {
 					pgbind_Options o = {0};
