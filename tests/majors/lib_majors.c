@@ -384,8 +384,8 @@ static int compare(int argc, char **argv)
 		check(ref && pclose(ref) == 0, "the reference's exit", argv[3], NULL);
 		cmd[used] = '\0';
 	}
-	printf("pg_major=%d, %d files (%d deparsed as libpg_query %d deparses its own parse; %d do not come back from "
-		   "the library's form, %d answers LOSSY): %d passed, %d failed\n",
+	printf("pg_major=%d, %d files: %d deparsed as libpg_query %d deparses its own parse; %d do not come back from "
+		   "the library's form, %d answers LOSSY\n%d passed, %d failed\n",
 		   major, argc - first, deparse_like_libpg_query, major, lossy_files, lossy_differences, passed, failed);
 	return failed ? 1 : 0;
 }
@@ -524,7 +524,7 @@ static int threads(int n_threads, int argc, char **argv, int first)
 		check(*(int *)wrong == 0, "thread", "", detail);
 		free(wrong);
 	}
-	printf("%d threads x %d inputs x 15, 17, 18 x 2 rounds: %d passed, %d failed\n", n_threads, n_inputs, passed,
+	printf("%d threads x %d inputs x 15, 17, 18 x 2 rounds\n%d passed, %d failed\n", n_threads, n_inputs, passed,
 		   failed);
 	return failed ? 1 : 0;
 }
