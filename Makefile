@@ -102,7 +102,7 @@ RT_DIR      := targets/c/runtime
 GENERATED   := $(wildcard $(C_GEN)/*)
 RT_SRCS     := $(addprefix $(RT_DIR)/,arena.c from_pg.c to_pg.c pg_route.c encode.c decode.c equal.c reflect.c text.c \
                json_keys.c json_write.c json_read.c walk.c normalize.c fingerprint.c script.c contract.c stack.c \
-               proc.c raw_walk.c summary.c truncate.c)
+               proc.c raw_walk.c summary.c truncate.c major.c)
 RT_OBJS     := $(RT_SRCS:$(RT_DIR)/%.c=$(BUILD)/rt/%.o)
 RT_PIC_OBJS := $(RT_SRCS:$(RT_DIR)/%.c=$(BUILD)/rt-pic/%.o)
 # The converters between majors' trees (pgbind_convert.h: libc only, the same for every major):
@@ -304,8 +304,8 @@ $(BUILD)/rt/convert-lib.o: $(BUILD)/rt/convert.o $(BUILD)/rt/convert-index.o
 $(BUILD)/rt-pic/convert-lib.o: $(BUILD)/rt-pic/convert.o $(BUILD)/rt-pic/convert-index.o
 	ld -r -o $@ $^
 
-$(BUILD)/libpgbind.a: $(RT_OBJS) $(CONV_OBJS)
-	rm -f $@ && ar rcs $@ $^
+# libpgbind.a and libpgbind.so: mk/lib-majors.mk (the static library holds every major of the
+# command, pgbind_Options.pg_major; it needs mk/majors.mk's per-major objects).
 
 # The statement reader, linked before libpgbind.a (it calls the runtime's splitter).
 $(BUILD)/reader/%.o: reader/%.c reader/reader.h $(wildcard $(RT_DIR)/*.h) $(GENERATED) | $(BUILD)/.dir
@@ -317,9 +317,6 @@ $(READER_LIB): $(BUILD)/reader/reader.o
 
 SONAME := libpgbind.so.0
 
-# A libpg_query.a linked in (PG_QUERY_DIR) stays inside: only pgbind_ symbols are exported.
-$(BUILD)/libpgbind.so: $(RT_PIC_OBJS) $(CONV_PIC_OBJS)
-	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--exclude-libs,ALL -o $@ $^ $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
 
 # The installed static libpg_query, where there is one (the benchmark links it).
 PG_QUERY_STATIC ?= $(firstword $(wildcard /usr/lib/$(MULTIARCH)/libpg_query.a /usr/lib/libpg_query.a))
@@ -596,3 +593,5 @@ $(BUILD)/tests/test_stack: tests/runtime/test_stack.c tests/check.h $(BUILD)/lib
 # Every PostgreSQL major in one build (issue 52): make majors, make majors-test.
 include mk/majors.mk
 include mk/convert.mk
+# The C library with every major (pgbind_Options.pg_major): libpgbind.a, libpgbind.so, its test.
+include mk/lib-majors.mk

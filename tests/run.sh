@@ -891,6 +891,30 @@ step "deparse --pg=15 of a tree without a version: taken as 15's, as before --as
 step "parse --pg=15 --as=15 writes what parse --pg=15 writes" sh -c "
 	'$BUILD/pgbind' parse --pg=15 --as=15 --format=protobuf tests/sql/expressions.sql >'$TMP/as15.pb' &&
 	'$BUILD/pgbind' parse --pg=15 --format=protobuf tests/sql/expressions.sql | cmp - '$TMP/as15.pb'"
+# The C library with every major (pgbind_Options.pg_major; mk/lib-majors.mk, docs/majors.md section
+# 2): tests/majors/lib_majors.c against each major's own libpg_query (tests/majors/lib_reference.c)
+# and its own pgbind (the command), on the corpus cli_cases.sh uses; the known facts; 4 threads
+# parsing with 15, 17 and 18 at once, plain and under ThreadSanitizer.
+for m in $CLI_MAJORS; do
+	corpus=$MAJORS_SQL
+	if [ -f "$BUILD/majors/pg$m/tree/sql-files.txt" ] && [ -z "${QUICK:-}" ]; then
+		corpus="$corpus $(sed "s|^|$BUILD/majors/pg$m/tree/sql/|" "$BUILD/majors/pg$m/tree/sql-files.txt")"
+	elif [ "$DEBIAN_SQL_DIR" = "/usr/share/postgresql/$m" ]; then
+		corpus="$corpus $DEBIAN_SQL"
+	fi
+	# shellcheck disable=SC2086
+	step "libpgbind with pg_major=$m = libpg_query $m's parse (converted), fingerprint, normalize, scan; its pgbind's deparse, summary" \
+		"$BUILD/majors/lib_majors" compare "$m" "$BUILD/majors/pg$m/lib_reference" \
+		"$BUILD/majors/pg$m/tree/protobuf/pg_query.proto" "$BUILD/pgbind" $corpus
+done
+step "libpgbind: pgbind_majors() lists 15, 17, 18; JSON_OBJECT with 15, 17, 18; pg_major=16 not built" \
+	"$BUILD/majors/lib_majors" facts
+# shellcheck disable=SC2086
+step "libpgbind: 4 threads parsing with 15, 17 and 18 at once = one thread's answers" \
+	"$BUILD/majors/lib_majors" threads 4 $MAJORS_SQL
+# shellcheck disable=SC2086
+step "... the same with ThreadSanitizer (the test's code instrumented)" \
+	"$BUILD/majors/lib_majors_tsan" threads 4 $MAJORS_SQL
 
 # The generated converters between majors' parse trees (issue 52, part 3; mk/convert.mk,
 # docs/convert.md): the measurement per pair (build/convert/run-pgA-pgB.sh, written by make

@@ -382,6 +382,7 @@ static bool convert(const void *raw_stmt_list, void *ctx)
 pgbind_ParseResult *pgbind_parse(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
 								 pgbind_Status *status)
 {
+	PGBIND_OTHER_MAJOR(options, pgbind_major_parse(sql, options, arena, status));
 	if (!sql || !arena) {
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "%s is NULL", sql ? "arena" : "sql");
 		return NULL;

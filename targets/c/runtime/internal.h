@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "major.h" /* pgbind_Options.pg_major's hooks */
 #include "pgbind.h"
 #include "pgbind_oracle.h"
 #include "pgbind_reflect.h"

@@ -441,6 +441,7 @@ static const char *deparse_and_check(const pgbind_ParseResult *tree, const pgbin
 const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
 						   pgbind_Status *status)
 {
+	PGBIND_OTHER_MAJOR(options, pgbind_major_deparse(tree, options, arena, status));
 	if (!tree || !arena) {
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
 		return NULL;
@@ -571,6 +572,7 @@ static const char *deparse_and_check(const pgbind_ParseResult *tree, const pgbin
 bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *options, uint64_t *fingerprint,
 						pgbind_Status *status)
 {
+	PGBIND_OTHER_MAJOR(options, pgbind_major_fingerprint(tree, options, fingerprint, status));
 	if (!tree || !fingerprint) {
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
 		return false;
@@ -581,6 +583,7 @@ bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *op
 const char *pgbind_normalize(const pgbind_ParseResult *tree, const char *sql, const pgbind_Options *options,
 							 pgbind_Arena *arena, pgbind_Status *status)
 {
+	PGBIND_OTHER_MAJOR(options, pgbind_major_normalize(tree, sql, options, arena, status));
 	if (!tree || !sql || !arena) {
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
 		return NULL;
@@ -591,6 +594,7 @@ const char *pgbind_normalize(const pgbind_ParseResult *tree, const char *sql, co
 pgbind_ScanResult *pgbind_scan(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
 							   pgbind_Status *status)
 {
+	PGBIND_OTHER_MAJOR(options, pgbind_major_scan(sql, options, arena, status));
 	if (!sql || !arena) {
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "%s is NULL", sql ? "arena" : "sql");
 		return NULL;

@@ -214,7 +214,52 @@ typedef struct pgbind_Options {
 	 * context the probe's corpus lacked (docs/deparse-contract.md measures how often).
 	 */
 	bool no_fork;
+	/*
+	 * The PostgreSQL major whose libpg_query answers (issue 52, docs/majors.md section 2). 0 (the
+	 * default) is the major of this library's own types, pgbind_ast.h's: the build's (PG_MAJOR,
+	 * 15 on Debian 12), by the direct route, at no cost. (The issue's "0 = the newest built" is
+	 * what 0 means once the public types are the newest major's, as planned.) Another major
+	 * pgbind_majors() lists makes every function that takes options give that major's libpg_query's
+	 * answer, by that major's own copy of pgbind's runtime and libpg_query, linked into the static
+	 * library (targets/c/runtime/dispatch.c):
+	 *   - pgbind_parse: major N's parse, converted to this library's form (pgbind_convert_protobuf,
+	 *     through the newest major where no pair is direct, e.g. 17 -> 18 -> 15) and decoded into
+	 *     its types; its version is this library's PG_VERSION_NUM, as the converter writes it. N's
+	 *     syntax errors are N's (message, cursorpos); a value with no form in this library's major
+	 *     is PGBIND_ERROR_UNREPRESENTABLE naming the converter's path ("converting PostgreSQL 17's
+	 *     tree to 15's: stmts[0].stmt.SelectStmt.target_list[0].ResTarget.val.JsonObjectConstructor
+	 *     (18) has no form in 15": 17 to 15 goes through 18, and the message names where it stopped).
+	 *   - pgbind_deparse, pgbind_fingerprint, pgbind_normalize, pgbind_truncate, pgbind_summary:
+	 *     the tree is converted to N's form (PGBIND_ERROR_UNREPRESENTABLE when it has none there)
+	 *     and given to N's own function, with these options (isolation, contract, checks: N's).
+	 *   - pgbind_summary_sql: N's, on the SQL.
+	 *   - pgbind_scan: N's scanner's tokens and positions, each token's number mapped by its name
+	 *     to this library's pgbind_Token (a token name this library's major lacks is
+	 *     PGBIND_ERROR_UNREPRESENTABLE naming it).
+	 * The cost over the direct route: an encode, a conversion (and for a tree's path a decode in
+	 * N's copy) and the copy of the answer (docs/majors.md measures it). A major not built is
+	 * PGBIND_ERROR_ARGUMENT naming the majors built. The shared library (libpgbind.so) holds its
+	 * own major alone (docs/majors.md says why): there any other major is that error.
+	 */
+	int pg_major;
 } pgbind_Options;
+
+/* One PostgreSQL major built into this library (pgbind_majors). */
+typedef struct pgbind_Major {
+	int major;              /* 15, 17, 18: what pgbind_Options.pg_major names */
+	int version_num;        /* its libpg_query's PG_VERSION_NUM (150001) */
+	const char *pg_version; /* its libpg_query's PG_VERSION ("15.1") */
+	/* its libpg_query's release as `pgbind --version` says it after the comma: "release " and
+	 * Debian's package version ("release 15-4.0.0-2"), or "tree at PATH" for a tree given to the
+	 * build (scripts/majors/tree.sh); "" where the build did not say (a build of the runtime's
+	 * files by other means) */
+	const char *release;
+	bool own; /* the major of this library's types (pg_major 0) */
+} pgbind_Major;
+
+/* The majors built into this library, ascending, *n_majors of them (static storage; never NULL,
+ * at least the library's own major). Thread-safe. */
+PGBIND_API const pgbind_Major *pgbind_majors(size_t *n_majors);
 
 /* ---- Parse ----------------------------------------------------------------------------------- */
 

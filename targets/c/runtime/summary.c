@@ -551,6 +551,7 @@ static bool summary_arguments(bool given, int truncate_limit, const char *what, 
 pgbind_Summary *pgbind_summary(const pgbind_ParseResult *tree, int truncate_limit, const pgbind_Options *options,
 							   pgbind_Arena *arena, pgbind_Status *status)
 {
+	PGBIND_OTHER_MAJOR(options, pgbind_major_summary(tree, truncate_limit, options, arena, status));
 	if (!summary_arguments(tree && arena, truncate_limit, "pgbind_summary", status))
 		return NULL;
 	pgbind_RawItem top = {NULL, (pgbind_Node *const *)tree->stmts, tree->n_stmts};
@@ -592,6 +593,7 @@ static bool summarize_raw(const void *raw_stmt_list, void *ctx)
 pgbind_Summary *pgbind_summary_sql(const char *sql, int truncate_limit, const pgbind_Options *options,
 								   pgbind_Arena *arena, pgbind_Status *status)
 {
+	PGBIND_OTHER_MAJOR(options, pgbind_major_summary_sql(sql, truncate_limit, options, arena, status));
 	if (!summary_arguments(sql && arena, truncate_limit, "pgbind_summary_sql", status))
 		return NULL;
 	FromSql q = {truncate_limit, options, arena, status, NULL};

@@ -319,6 +319,7 @@ static char *deparse_copy(Trunc *t, const pgbind_ParseResult *copy)
 const char *pgbind_truncate(const pgbind_ParseResult *tree, int max_length, const pgbind_Options *options,
 							pgbind_Arena *arena, pgbind_Status *status)
 {
+	PGBIND_OTHER_MAJOR(options, pgbind_major_truncate(tree, max_length, options, arena, status));
 	if (!tree || !arena || max_length < 0) {
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "pgbind_truncate: %s",
 					max_length < 0 ? "max_length must not be negative" : "tree and arena are required");
