@@ -383,6 +383,20 @@ static int option_entry(Dir *d, const InList *in, const char *mn, json_t *fo, ge
 			}
 			gen_Buf_append(&def, one.data, one.len);
 			gen_Buf_append(&up_def, one.data, one.len);
+			const char *dv = decl(d, "DefElem", cg_str(v, "name"), "default");
+			if (dv && n != de[3] && !decl(d, "DefElem", cg_str(v, "name"), "if")) {
+				/* up: a field only the newer major has takes its declared default (arg_location -1) */
+				bool is_str;
+				unsigned long long num;
+				if (!value_of(d, v, d->pair->newer, dv, target, &is_str, &num, err))
+					return -1;
+				if (is_str && *dv)
+					pb_len(&up_def, n, dv, strlen(dv));
+				else if (!is_str && num) {
+					pb_varint(&up_def, (unsigned long long)n << 3);
+					pb_varint(&up_def, num);
+				}
+			}
 			if (n == de[3]) { /* up: -1, PostgreSQL's unknown location (the older tree records none) */
 				pb_varint(&up_def, (unsigned long long)n << 3);
 				pb_varint(&up_def, ~0ULL);
@@ -710,11 +724,12 @@ static int build_plan(Dir *d, json_t *m, const InList *in, bool *stream, gen_Err
 			simple = false;
 		}
 	}
-	/* down: a newer-only field with a declared default must hold it (nothing is written) */
+	/* down: a newer-only field with a declared default must hold it (nothing is written), unless it
+	 * is declared down:drop */
 	for (int k = 0; !d->up && k < (int)json_array_size(json_object_get(m, "fields")); k++) {
 		json_t *g2 = in->v[k].field, *older_f = cg_field(dm, cg_str(g2, "name"));
-		if (older_f && cg_same_type(g2, older_f))
-			continue;
+		if ((older_f && cg_same_type(g2, older_f)) || decl(d, mn, cg_str(g2, "name"), "down"))
+			continue; /* down:drop: any value is left out, the default is up's alone */
 		int di = default_entry(d, in, mn, g2, err);
 		if (di == -2) {
 			free(out);

@@ -184,7 +184,7 @@ grammar() { # FILE
 		fi
 	elif [ "$b" -ne 0 ]; then
 		only_from=$((only_from + 1))
-	elif ! "$keys" "$to" "$tmp/a.pb" "$tmp/b.pb" >"$tmp/keys" 2>"$tmp/keys.err"; then
+	elif ! "$keys" "$to" "$from" "$tmp/a.pb" "$tmp/b.pb" >"$tmp/keys" 2>"$tmp/keys.err"; then
 		fail "$from->$to $f: wire_keys failed: $(head -1 "$tmp/keys.err")"
 	else
 		unlisted=$(grep -Fvx -f "$tmp/differs" "$tmp/keys" | tr '\n' ' ')

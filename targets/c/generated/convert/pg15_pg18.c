@@ -1721,9 +1721,9 @@ static const cv_InField up_in_66[] = {
 };
 static const int16_t up_num_66[] = {-1, 0, 1, 2, 3, 4, 5, 6, 7, 8};
 static const uint32_t up_option_0_ignore[] = {5, 6};
-static const uint8_t up_option_0_up0[] = {0xd2, 0x05, 0x19, 0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x03, 0xca, 0x10, 0x00, 0x20, 0x01, 0x28, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+static const uint8_t up_option_0_up0[] = {0xd2, 0x05, 0x24, 0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x03, 0xca, 0x10, 0x00, 0x20, 0x01, 0x28, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x30, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
 static const uint8_t up_option_0_down0[] = {0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x03, 0xca, 0x10, 0x00, 0x20, 0x01};
-static const uint8_t up_option_0_up1[] = {0xd2, 0x05, 0x1b, 0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x05, 0xca, 0x10, 0x02, 0x08, 0x01, 0x20, 0x01, 0x28, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+static const uint8_t up_option_0_up1[] = {0xd2, 0x05, 0x26, 0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x05, 0xca, 0x10, 0x02, 0x08, 0x01, 0x20, 0x01, 0x28, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x30, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
 static const uint8_t up_option_0_down1[] = {0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x05, 0xca, 0x10, 0x02, 0x08, 0x01, 0x20, 0x01};
 static const cv_OutField up_plan_61[] = {
 	{"granted_roles", 1, 1, 2, 0, 0, 2},
@@ -2037,8 +2037,8 @@ static const int16_t up_num_83[] = {-1, 0, 1, 2, 3, 4, 5, 6};
 static const cv_OutField up_plan_78[] = {
 	{"conditionname", 1, 0, 2, 0, 0, 0},
 	{"payload", 2, 0, 2, 0, 1, 0},
+	{"payload_location", 3, 6, 0, 0, -1, 0},
 };
-static const int16_t up_out_84[] = {0, 1};
 static const cv_InField up_in_84[] = {
 	{"conditionname", 1, 2, 0, -1, -1, -1},
 	{"payload", 2, 2, 0, -1, -1, -1},
@@ -2067,8 +2067,8 @@ static const cv_OutField up_plan_81[] = {
 	{"savepoint_name", 3, 0, 2, 0, 2, 0},
 	{"gid", 4, 0, 2, 0, 3, 0},
 	{"chain", 5, 0, 0, 0, 4, 0},
+	{"location", 6, 6, 0, 0, -1, 1},
 };
-static const int16_t up_out_87[] = {0, 1, 2, 3, 4};
 static const cv_InField up_in_87[] = {
 	{"kind", 1, 0, 0, -1, -1, -1},
 	{"options", 2, 2, 1, 2, -1, -1},
@@ -2214,8 +2214,8 @@ static const cv_OutField up_plan_92[] = {
 	{"name", 2, 0, 2, 0, 1, 0},
 	{"args", 3, 1, 2, 0, 2, 2},
 	{"is_local", 5, 0, 0, 0, 3, 0},
+	{"location", 6, 6, 0, 0, -1, 2},
 };
-static const int16_t up_out_98[] = {0, 1, 2, 3};
 static const cv_InField up_in_98[] = {
 	{"kind", 1, 0, 0, -1, -1, -1},
 	{"name", 2, 2, 0, -1, -1, -1},
@@ -2521,10 +2521,11 @@ static const cv_InField up_in_121[] = {
 	{"params", 2, 2, 1, 2, -1, -1},
 };
 static const int16_t up_num_121[] = {-1, 0, 1};
-static const uint64_t up_cond_0[] = {0u};
+static const uint64_t up_cond_3[] = {0u};
 static const cv_OutField up_plan_116[] = {
 	{"name", 1, 0, 2, 0, 0, 0},
-	{"isall", 2, 6, 0, 0, -1, 0},
+	{"isall", 2, 6, 0, 0, -1, 3},
+	{"location", 3, 6, 0, 0, -1, 4},
 };
 static const cv_InField up_in_122[] = {
 	{"name", 1, 2, 0, -1, -1, -1},
@@ -3088,8 +3089,8 @@ static const cv_OutField up_plan_159[] = {
 	{"conninfo", 2, 0, 2, 0, 1, 0},
 	{"publication", 3, 1, 2, 0, 2, 2},
 	{"options", 4, 1, 2, 0, 3, 2},
+	{"conninfo_location", 5, 6, 0, 0, -1, 5},
 };
-static const int16_t up_out_165[] = {0, 1, 2, 3};
 static const cv_InField up_in_165[] = {
 	{"subname", 1, 2, 0, -1, -1, -1},
 	{"conninfo", 2, 2, 0, -1, -1, -1},
@@ -3098,14 +3099,15 @@ static const cv_InField up_in_165[] = {
 };
 static const int16_t up_num_165[] = {-1, 0, 1, 2, 3};
 static const int32_t up_enum_32[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+static const uint64_t up_cond_6[] = {2u};
 static const cv_OutField up_plan_160[] = {
 	{"kind", 1, 2, 0, 0, 0, 32},
 	{"subname", 2, 0, 2, 0, 1, 0},
 	{"conninfo", 3, 0, 2, 0, 2, 0},
 	{"publication", 4, 1, 2, 0, 3, 2},
 	{"options", 5, 1, 2, 0, 4, 2},
+	{"conninfo_location", 6, 6, 0, 0, -1, 6},
 };
-static const int16_t up_out_166[] = {0, 1, 2, 3, 4};
 static const cv_InField up_in_166[] = {
 	{"kind", 1, 0, 0, -1, -1, -1},
 	{"subname", 2, 2, 0, -1, -1, -1},
@@ -3184,14 +3186,17 @@ static const cv_InField up_in_171[] = {
 };
 static const int16_t up_num_171[] = {-1, 0, 1, 2};
 static const int32_t up_enum_33[15] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
+static const uint64_t up_cond_7[] = {7u};
+static const uint64_t up_cond_8[] = {7u};
 static const cv_OutField up_plan_168[] = {
 	{"kind", 1, 2, 0, 0, 0, 33},
 	{"name", 2, 1, 2, 0, 1, 2},
 	{"lexpr", 3, 1, 2, 0, 2, 2},
 	{"rexpr", 4, 1, 2, 0, 3, 2},
+	{"rexpr_list_start", 5, 6, 0, 0, -1, 7},
+	{"rexpr_list_end", 6, 6, 0, 0, -1, 8},
 	{"location", 7, 0, 0, 0, 4, 0},
 };
-static const int16_t up_out_172[] = {0, 1, 2, 3, 4};
 static const cv_InField up_in_172[] = {
 	{"kind", 1, 0, 0, -1, -1, -1},
 	{"name", 2, 2, 1, 2, -1, -1},
@@ -3276,9 +3281,10 @@ static const cv_InField up_in_178[] = {
 static const int16_t up_num_178[] = {-1, 0, 1};
 static const cv_OutField up_plan_175[] = {
 	{"elements", 1, 1, 2, 0, 0, 2},
+	{"list_start", 2, 6, 0, 0, -1, 9},
+	{"list_end", 3, 6, 0, 0, -1, 10},
 	{"location", 4, 0, 0, 0, 1, 0},
 };
-static const int16_t up_out_179[] = {0, 1};
 static const cv_InField up_in_179[] = {
 	{"elements", 1, 2, 1, 2, -1, -1},
 	{"location", 2, 0, 0, -1, -1, -1},
@@ -3557,21 +3563,21 @@ static const cv_InField up_in_194[] = {
 };
 static const int16_t up_num_194[] = {-1, 0, 1};
 static const int32_t up_enum_36[15] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
-static const uint64_t up_cond_1[] = {6u, 10u, 2u};
-static const uint64_t up_cond_2[] = {5u};
+static const uint64_t up_cond_11[] = {6u, 10u, 2u};
+static const uint64_t up_cond_12[] = {5u};
 static const cv_OutField up_plan_191[] = {
 	{"contype", 1, 2, 0, 0, 0, 36},
 	{"conname", 2, 0, 2, 0, 1, 0},
 	{"deferrable", 3, 0, 0, 0, 2, 0},
 	{"initdeferred", 4, 0, 0, 0, 3, 0},
-	{"is_enforced", 5, 6, 0, 0, -1, 1},
+	{"is_enforced", 5, 6, 0, 0, -1, 11},
 	{"skip_validation", 6, 0, 0, 0, 28, 0},
 	{"initially_valid", 7, 0, 0, 0, 29, 0},
 	{"is_no_inherit", 8, 0, 0, 0, 5, 0},
 	{"raw_expr", 9, 1, 2, 0, 6, 2},
 	{"cooked_expr", 10, 0, 2, 0, 7, 0},
 	{"generated_when", 11, 0, 2, 0, 8, 0},
-	{"generated_kind", 12, 6, 2, 0, -1, 2},
+	{"generated_kind", 12, 6, 2, 0, -1, 12},
 	{"nulls_not_distinct", 13, 0, 0, 0, 9, 0},
 	{"keys", 14, 1, 2, 0, 10, 2},
 	{"including", 16, 1, 2, 0, 11, 2},
@@ -3633,8 +3639,8 @@ static const cv_OutField up_plan_192[] = {
 	{"arg", 3, 1, 2, 0, 2, 2},
 	{"defaction", 4, 2, 0, 0, 3, 37},
 	{"location", 5, 0, 0, 0, 4, 0},
+	{"arg_location", 6, 6, 0, 0, -1, 13},
 };
-static const int16_t up_out_196[] = {0, 1, 2, 3, 4};
 static const cv_InField up_in_196[] = {
 	{"defnamespace", 1, 2, 0, -1, -1, -1},
 	{"defname", 2, 2, 0, -1, -1, -1},
@@ -3839,8 +3845,8 @@ static const cv_OutField up_plan_202[] = {
 	{"arg_type", 2, 1, 2, 0, 1, 191},
 	{"mode", 3, 2, 0, 0, 2, 40},
 	{"defexpr", 4, 1, 2, 0, 3, 2},
+	{"location", 5, 6, 0, 0, -1, 14},
 };
-static const int16_t up_out_208[] = {0, 1, 2, 3};
 static const cv_InField up_in_208[] = {
 	{"name", 1, 2, 0, -1, -1, -1},
 	{"arg_type", 2, 2, 0, 191, -1, -1},
@@ -4360,10 +4366,10 @@ static const cv_Message up_messages[] = {
 	{"DoStmt", up_in_81, 1, 1, up_num_81, 1, 75, up_out_81, 2},
 	{"RenameStmt", up_in_82, 8, 8, up_num_82, 8, 76, up_out_82, 2},
 	{"RuleStmt", up_in_83, 7, 7, up_num_83, 7, 77, up_out_83, 2},
-	{"NotifyStmt", up_in_84, 2, 2, up_num_84, 2, 78, up_out_84, 2},
+	{"NotifyStmt", up_in_84, 2, 2, up_num_84, 2, 78, NULL, 0},
 	{"ListenStmt", up_in_85, 1, 1, up_num_85, 1, 79, up_out_85, 2},
 	{"UnlistenStmt", up_in_86, 1, 1, up_num_86, 1, 80, up_out_86, 2},
-	{"TransactionStmt", up_in_87, 5, 5, up_num_87, 5, 81, up_out_87, 2},
+	{"TransactionStmt", up_in_87, 5, 5, up_num_87, 5, 81, NULL, 0},
 	{"ViewStmt", up_in_88, 6, 6, up_num_88, 6, 82, up_out_88, 2},
 	{"LoadStmt", up_in_89, 1, 1, up_num_89, 1, 83, up_out_89, 2},
 	{"CreateDomainStmt", up_in_90, 4, 4, up_num_90, 4, 84, up_out_90, 2},
@@ -4374,7 +4380,7 @@ static const cv_Message up_messages[] = {
 	{"CreateTableAsStmt", up_in_95, 5, 5, up_num_95, 5, 89, up_out_95, 2},
 	{"CreateSeqStmt", up_in_96, 5, 5, up_num_96, 5, 90, up_out_96, 2},
 	{"AlterSeqStmt", up_in_97, 4, 4, up_num_97, 4, 91, up_out_97, 2},
-	{"VariableSetStmt", up_in_98, 4, 4, up_num_98, 4, 92, up_out_98, 2},
+	{"VariableSetStmt", up_in_98, 4, 4, up_num_98, 4, 92, NULL, 0},
 	{"VariableShowStmt", up_in_99, 1, 1, up_num_99, 1, 93, up_out_99, 2},
 	{"DiscardStmt", up_in_100, 1, 1, up_num_100, 1, 94, up_out_100, 2},
 	{"CreateTrigStmt", up_in_101, 15, 15, up_num_101, 15, 95, up_out_101, 2},
@@ -4441,21 +4447,21 @@ static const cv_Message up_messages[] = {
 	{"CreateAmStmt", up_in_162, 3, 3, up_num_162, 3, 156, up_out_162, 2},
 	{"CreatePublicationStmt", up_in_163, 4, 4, up_num_163, 4, 157, up_out_163, 2},
 	{"AlterPublicationStmt", up_in_164, 5, 5, up_num_164, 5, 158, up_out_164, 2},
-	{"CreateSubscriptionStmt", up_in_165, 4, 4, up_num_165, 4, 159, up_out_165, 2},
-	{"AlterSubscriptionStmt", up_in_166, 5, 5, up_num_166, 5, 160, up_out_166, 2},
+	{"CreateSubscriptionStmt", up_in_165, 4, 4, up_num_165, 4, 159, NULL, 0},
+	{"AlterSubscriptionStmt", up_in_166, 5, 5, up_num_166, 5, 160, NULL, 0},
 	{"DropSubscriptionStmt", up_in_167, 3, 3, up_num_167, 3, 161, up_out_167, 2},
 	{"CreateStatsStmt", up_in_168, 7, 7, up_num_168, 7, 162, up_out_168, 2},
 	{"AlterCollationStmt", up_in_169, 1, 1, up_num_169, 1, 163, up_out_169, 2},
 	{"CallStmt", up_in_170, 3, 3, up_num_170, 3, 164, up_out_170, 2},
 	{"AlterStatsStmt", up_in_171, 3, 3, up_num_171, 3, 167, NULL, 0},
-	{"A_Expr", up_in_172, 5, 5, up_num_172, 5, 168, up_out_172, 2},
+	{"A_Expr", up_in_172, 5, 5, up_num_172, 5, 168, NULL, 0},
 	{"ColumnRef", up_in_173, 2, 2, up_num_173, 2, 169, up_out_173, 2},
 	{"ParamRef", up_in_174, 2, 2, up_num_174, 2, 170, up_out_174, 2},
 	{"FuncCall", up_in_175, 11, 11, up_num_175, 11, 171, up_out_175, 2},
 	{"A_Star", up_in_176, 0, 0, up_num_176, 0, 172, up_out_176, 2},
 	{"A_Indices", up_in_177, 3, 3, up_num_177, 3, 173, up_out_177, 2},
 	{"A_Indirection", up_in_178, 2, 2, up_num_178, 2, 174, up_out_178, 2},
-	{"A_ArrayExpr", up_in_179, 2, 2, up_num_179, 2, 175, up_out_179, 2},
+	{"A_ArrayExpr", up_in_179, 2, 2, up_num_179, 2, 175, NULL, 0},
 	{"ResTarget", up_in_180, 4, 4, up_num_180, 4, 176, up_out_180, 2},
 	{"MultiAssignRef", up_in_181, 3, 3, up_num_181, 3, 177, up_out_181, 2},
 	{"TypeCast", up_in_182, 3, 3, up_num_182, 3, 178, up_out_182, 2},
@@ -4472,7 +4478,7 @@ static const cv_Message up_messages[] = {
 	{"IndexElem", up_in_193, 8, 8, up_num_193, 8, 189, up_out_193, 2},
 	{"StatsElem", up_in_194, 2, 2, up_num_194, 2, 190, up_out_194, 2},
 	{"Constraint", up_in_195, 30, 30, up_num_195, 30, 191, NULL, 0},
-	{"DefElem", up_in_196, 5, 5, up_num_196, 5, 192, up_out_196, 2},
+	{"DefElem", up_in_196, 5, 5, up_num_196, 5, 192, NULL, 0},
 	{"RangeTblEntry", up_in_197, 37, 37, up_num_197, 37, -1, NULL, 1},
 	{"RangeTblFunction", up_in_198, 7, 7, up_num_198, 7, 193, up_out_198, 2},
 	{"TableSampleClause", up_in_199, 3, 3, up_num_199, 3, 194, up_out_199, 2},
@@ -4484,7 +4490,7 @@ static const cv_Message up_messages[] = {
 	{"AccessPriv", up_in_205, 2, 2, up_num_205, 2, 199, up_out_205, 2},
 	{"CreateOpClassItem", up_in_206, 6, 6, up_num_206, 6, 200, up_out_206, 2},
 	{"TableLikeClause", up_in_207, 3, 3, up_num_207, 3, 201, up_out_207, 2},
-	{"FunctionParameter", up_in_208, 4, 4, up_num_208, 4, 202, up_out_208, 2},
+	{"FunctionParameter", up_in_208, 4, 4, up_num_208, 4, 202, NULL, 0},
 	{"LockingClause", up_in_209, 3, 3, up_num_209, 3, 203, up_out_209, 2},
 	{"RowMarkClause", up_in_210, 4, 4, up_num_210, 4, 204, up_out_210, 2},
 	{"XmlSerialize", up_in_211, 4, 4, up_num_211, 4, 205, up_out_211, 2},
@@ -4596,10 +4602,10 @@ static const cv_Plan up_plans[] = {
 	{up_plan_75, 1},
 	{up_plan_76, 8},
 	{up_plan_77, 7},
-	{up_plan_78, 2},
+	{up_plan_78, 3},
 	{up_plan_79, 1},
 	{up_plan_80, 1},
-	{up_plan_81, 5},
+	{up_plan_81, 6},
 	{up_plan_82, 6},
 	{up_plan_83, 1},
 	{up_plan_84, 4},
@@ -4610,7 +4616,7 @@ static const cv_Plan up_plans[] = {
 	{up_plan_89, 5},
 	{up_plan_90, 5},
 	{up_plan_91, 4},
-	{up_plan_92, 4},
+	{up_plan_92, 5},
 	{up_plan_93, 1},
 	{up_plan_94, 1},
 	{up_plan_95, 15},
@@ -4634,7 +4640,7 @@ static const cv_Plan up_plans[] = {
 	{up_plan_113, 4},
 	{up_plan_114, 3},
 	{up_plan_115, 2},
-	{up_plan_116, 2},
+	{up_plan_116, 3},
 	{up_plan_117, 3},
 	{up_plan_118, 4},
 	{up_plan_119, 2},
@@ -4677,8 +4683,8 @@ static const cv_Plan up_plans[] = {
 	{up_plan_156, 3},
 	{up_plan_157, 4},
 	{up_plan_158, 5},
-	{up_plan_159, 4},
-	{up_plan_160, 5},
+	{up_plan_159, 5},
+	{up_plan_160, 6},
 	{up_plan_161, 3},
 	{up_plan_162, 7},
 	{up_plan_163, 1},
@@ -4686,14 +4692,14 @@ static const cv_Plan up_plans[] = {
 	{up_plan_165, 1},
 	{up_plan_166, 1},
 	{up_plan_167, 3},
-	{up_plan_168, 5},
+	{up_plan_168, 7},
 	{up_plan_169, 2},
 	{up_plan_170, 2},
 	{up_plan_171, 11},
 	{NULL, 0},
 	{up_plan_173, 3},
 	{up_plan_174, 2},
-	{up_plan_175, 2},
+	{up_plan_175, 4},
 	{up_plan_176, 4},
 	{up_plan_177, 3},
 	{up_plan_178, 3},
@@ -4710,7 +4716,7 @@ static const cv_Plan up_plans[] = {
 	{up_plan_189, 8},
 	{up_plan_190, 2},
 	{up_plan_191, 32},
-	{up_plan_192, 5},
+	{up_plan_192, 6},
 	{up_plan_193, 7},
 	{up_plan_194, 3},
 	{up_plan_195, 5},
@@ -4720,7 +4726,7 @@ static const cv_Plan up_plans[] = {
 	{up_plan_199, 2},
 	{up_plan_200, 6},
 	{up_plan_201, 3},
-	{up_plan_202, 4},
+	{up_plan_202, 5},
 	{up_plan_203, 3},
 	{up_plan_204, 4},
 	{up_plan_205, 4},
@@ -4807,12 +4813,24 @@ static const cv_ValueMap up_values[] = {
 	{"PartitionSpec.strategy", up_value_1, 3, 1, 0},
 };
 static const cv_Default up_defaults[] = {
-	{"DeallocateStmt.isall", 0, up_cond_0, 1, NULL, 1u},
-	{"Constraint.is_enforced", 0, up_cond_1, 3, NULL, 1u},
-	{"Constraint.generated_kind", 0, up_cond_2, 1, "s", 0u},
+	{"NotifyStmt.payload_location", -1, NULL, 0, NULL, 18446744073709551615u},
+	{"TransactionStmt.location", -1, NULL, 0, NULL, 18446744073709551615u},
+	{"VariableSetStmt.location", -1, NULL, 0, NULL, 18446744073709551615u},
+	{"DeallocateStmt.isall", 0, up_cond_3, 1, NULL, 1u},
+	{"DeallocateStmt.location", -1, NULL, 0, NULL, 18446744073709551615u},
+	{"CreateSubscriptionStmt.conninfo_location", -1, NULL, 0, NULL, 18446744073709551615u},
+	{"AlterSubscriptionStmt.conninfo_location", 0, up_cond_6, 1, NULL, 18446744073709551615u},
+	{"A_Expr.rexpr_list_start", 0, up_cond_7, 1, NULL, 18446744073709551615u},
+	{"A_Expr.rexpr_list_end", 0, up_cond_8, 1, NULL, 18446744073709551615u},
+	{"A_ArrayExpr.list_start", -1, NULL, 0, NULL, 18446744073709551615u},
+	{"A_ArrayExpr.list_end", -1, NULL, 0, NULL, 18446744073709551615u},
+	{"Constraint.is_enforced", 0, up_cond_11, 3, NULL, 1u},
+	{"Constraint.generated_kind", 0, up_cond_12, 1, "s", 0u},
+	{"DefElem.arg_location", -1, NULL, 0, NULL, 18446744073709551615u},
+	{"FunctionParameter.location", -1, NULL, 0, NULL, 18446744073709551615u},
 };
 static const cv_Option up_options[] = {
-	{"GrantRoleStmt.admin_opt", 2, 0, {up_option_0_up0, up_option_0_up1}, {28u, 30u}, 90, 5, {up_option_0_down0, up_option_0_down1}, {14u, 16u}, up_option_0_ignore, 2},
+	{"GrantRoleStmt.admin_opt", 2, 0, {up_option_0_up0, up_option_0_up1}, {39u, 41u}, 90, 5, {up_option_0_down0, up_option_0_down1}, {14u, 16u}, up_option_0_ignore, 2},
 };
 const cv_Table pgbind_convert_pg15_pg18 = {15, 18, 180006, up_messages, 240, 0, up_plans, up_enums, up_values, up_defaults, up_options};
 
@@ -7696,9 +7714,9 @@ static const cv_InField down_in_152[] = {
 };
 static const int16_t down_num_152[] = {-1, 0, 1};
 static const uint32_t down_option_0_ignore[] = {5, 6};
-static const uint8_t down_option_0_up0[] = {0xd2, 0x05, 0x19, 0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x03, 0xca, 0x10, 0x00, 0x20, 0x01, 0x28, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+static const uint8_t down_option_0_up0[] = {0xd2, 0x05, 0x24, 0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x03, 0xca, 0x10, 0x00, 0x20, 0x01, 0x28, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x30, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
 static const uint8_t down_option_0_down0[] = {0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x03, 0xca, 0x10, 0x00, 0x20, 0x01};
-static const uint8_t down_option_0_up1[] = {0xd2, 0x05, 0x1b, 0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x05, 0xca, 0x10, 0x02, 0x08, 0x01, 0x20, 0x01, 0x28, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+static const uint8_t down_option_0_up1[] = {0xd2, 0x05, 0x26, 0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x05, 0xca, 0x10, 0x02, 0x08, 0x01, 0x20, 0x01, 0x28, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x30, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
 static const uint8_t down_option_0_down1[] = {0x12, 0x05, 0x61, 0x64, 0x6d, 0x69, 0x6e, 0x1a, 0x05, 0xca, 0x10, 0x02, 0x08, 0x01, 0x20, 0x01};
 static const cv_OutField down_plan_109[] = {
 	{"granted_roles", 1, 1, 2, 0, 0, 2},
@@ -10230,7 +10248,7 @@ static const cv_Default down_defaults[] = {
 	{"DeallocateStmt.isall", 0, down_cond_2, 1, NULL, 1u},
 };
 static const cv_Option down_options[] = {
-	{"GrantRoleStmt.admin_opt", 2, 0, {down_option_0_up0, down_option_0_up1}, {28u, 30u}, 90, 5, {down_option_0_down0, down_option_0_down1}, {14u, 16u}, down_option_0_ignore, 2},
+	{"GrantRoleStmt.admin_opt", 2, 0, {down_option_0_up0, down_option_0_up1}, {39u, 41u}, 90, 5, {down_option_0_down0, down_option_0_down1}, {14u, 16u}, down_option_0_ignore, 2},
 };
 const cv_Table pgbind_convert_pg18_pg15 = {18, 15, 150001, down_messages, 273, 0, down_plans, down_enums, down_values, down_defaults, down_options};
 

@@ -1916,14 +1916,17 @@ static const cv_InField up_in_69[] = {
 };
 static const int16_t up_num_69[] = {-1, 0, 1};
 static const int32_t up_enum_27[15] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
+static const uint64_t up_cond_0[] = {7u};
+static const uint64_t up_cond_1[] = {7u};
 static const cv_OutField up_plan_69[] = {
 	{"kind", 1, 2, 0, 0, 0, 27},
 	{"name", 2, 1, 2, 0, 1, 2},
 	{"lexpr", 3, 1, 2, 0, 2, 2},
 	{"rexpr", 4, 1, 2, 0, 3, 2},
+	{"rexpr_list_start", 5, 6, 0, 0, -1, 0},
+	{"rexpr_list_end", 6, 6, 0, 0, -1, 1},
 	{"location", 7, 0, 0, 0, 4, 0},
 };
-static const int16_t up_out_70[] = {0, 1, 2, 3, 4};
 static const cv_InField up_in_70[] = {
 	{"kind", 1, 0, 0, -1, -1, -1},
 	{"name", 2, 2, 1, 2, -1, -1},
@@ -2025,9 +2028,10 @@ static const cv_InField up_in_77[] = {
 static const int16_t up_num_77[] = {-1, 0, 1};
 static const cv_OutField up_plan_77[] = {
 	{"elements", 1, 1, 2, 0, 0, 2},
+	{"list_start", 2, 6, 0, 0, -1, 2},
+	{"list_end", 3, 6, 0, 0, -1, 3},
 	{"location", 4, 0, 0, 0, 1, 0},
 };
-static const int16_t up_out_78[] = {0, 1};
 static const cv_InField up_in_78[] = {
 	{"elements", 1, 2, 1, 2, -1, -1},
 	{"location", 2, 0, 0, -1, -1, -1},
@@ -2270,8 +2274,8 @@ static const cv_OutField up_plan_90[] = {
 	{"arg", 3, 1, 2, 0, 2, 2},
 	{"defaction", 4, 2, 0, 0, 3, 31},
 	{"location", 5, 0, 0, 0, 4, 0},
+	{"arg_location", 6, 6, 0, 0, -1, 4},
 };
-static const int16_t up_out_91[] = {0, 1, 2, 3, 4};
 static const cv_InField up_in_91[] = {
 	{"defnamespace", 1, 2, 0, -1, -1, -1},
 	{"defname", 2, 2, 0, -1, -1, -1},
@@ -3368,8 +3372,8 @@ static const cv_OutField up_plan_155[] = {
 	{"name", 2, 0, 2, 0, 1, 0},
 	{"args", 3, 1, 2, 0, 2, 2},
 	{"is_local", 5, 0, 0, 0, 3, 0},
+	{"location", 6, 6, 0, 0, -1, 5},
 };
-static const int16_t up_out_153[] = {0, 1, 2, 3};
 static const cv_InField up_in_153[] = {
 	{"kind", 1, 0, 0, -1, -1, -1},
 	{"name", 2, 2, 0, -1, -1, -1},
@@ -3416,21 +3420,21 @@ static const cv_InField up_in_155[] = {
 };
 static const int16_t up_num_155[] = {-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
 static const int32_t up_enum_48[15] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
-static const uint64_t up_cond_0[] = {6u, 10u, 2u};
-static const uint64_t up_cond_1[] = {5u};
+static const uint64_t up_cond_6[] = {6u, 10u, 2u};
+static const uint64_t up_cond_7[] = {5u};
 static const cv_OutField up_plan_158[] = {
 	{"contype", 1, 2, 0, 0, 0, 48},
 	{"conname", 2, 0, 2, 0, 1, 0},
 	{"deferrable", 3, 0, 0, 0, 2, 0},
 	{"initdeferred", 4, 0, 0, 0, 3, 0},
-	{"is_enforced", 5, 6, 0, 0, -1, 0},
+	{"is_enforced", 5, 6, 0, 0, -1, 6},
 	{"skip_validation", 6, 0, 0, 0, 4, 0},
 	{"initially_valid", 7, 0, 0, 0, 5, 0},
 	{"is_no_inherit", 8, 0, 0, 0, 6, 0},
 	{"raw_expr", 9, 1, 2, 0, 7, 2},
 	{"cooked_expr", 10, 0, 2, 0, 8, 0},
 	{"generated_when", 11, 0, 2, 0, 9, 0},
-	{"generated_kind", 12, 6, 2, 0, -1, 1},
+	{"generated_kind", 12, 6, 2, 0, -1, 7},
 	{"nulls_not_distinct", 13, 0, 0, 0, 11, 0},
 	{"keys", 14, 1, 2, 0, 12, 2},
 	{"including", 16, 1, 2, 0, 13, 2},
@@ -4207,8 +4211,8 @@ static const cv_OutField up_plan_206[] = {
 	{"arg_type", 2, 1, 2, 0, 1, 67},
 	{"mode", 3, 2, 0, 0, 2, 52},
 	{"defexpr", 4, 1, 2, 0, 3, 2},
+	{"location", 5, 6, 0, 0, -1, 8},
 };
-static const int16_t up_out_204[] = {0, 1, 2, 3};
 static const cv_InField up_in_204[] = {
 	{"name", 1, 2, 0, -1, -1, -1},
 	{"arg_type", 2, 2, 0, 67, -1, -1},
@@ -4381,8 +4385,8 @@ static const int16_t up_num_216[] = {-1, 0, 1, 2, 3, 4, 5, 6};
 static const cv_OutField up_plan_219[] = {
 	{"conditionname", 1, 0, 2, 0, 0, 0},
 	{"payload", 2, 0, 2, 0, 1, 0},
+	{"payload_location", 3, 6, 0, 0, -1, 9},
 };
-static const int16_t up_out_217[] = {0, 1};
 static const cv_InField up_in_217[] = {
 	{"conditionname", 1, 2, 0, -1, -1, -1},
 	{"payload", 2, 2, 0, -1, -1, -1},
@@ -4877,8 +4881,8 @@ static const cv_OutField up_plan_260[] = {
 	{"conninfo", 2, 0, 2, 0, 1, 0},
 	{"publication", 3, 1, 2, 0, 2, 2},
 	{"options", 4, 1, 2, 0, 3, 2},
+	{"conninfo_location", 5, 6, 0, 0, -1, 10},
 };
-static const int16_t up_out_258[] = {0, 1, 2, 3};
 static const cv_InField up_in_258[] = {
 	{"subname", 1, 2, 0, -1, -1, -1},
 	{"conninfo", 2, 2, 0, -1, -1, -1},
@@ -4887,14 +4891,15 @@ static const cv_InField up_in_258[] = {
 };
 static const int16_t up_num_258[] = {-1, 0, 1, 2, 3};
 static const int32_t up_enum_61[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+static const uint64_t up_cond_11[] = {2u};
 static const cv_OutField up_plan_261[] = {
 	{"kind", 1, 2, 0, 0, 0, 61},
 	{"subname", 2, 0, 2, 0, 1, 0},
 	{"conninfo", 3, 0, 2, 0, 2, 0},
 	{"publication", 4, 1, 2, 0, 3, 2},
 	{"options", 5, 1, 2, 0, 4, 2},
+	{"conninfo_location", 6, 6, 0, 0, -1, 11},
 };
-static const int16_t up_out_259[] = {0, 1, 2, 3, 4};
 static const cv_InField up_in_259[] = {
 	{"kind", 1, 0, 0, -1, -1, -1},
 	{"subname", 2, 2, 0, -1, -1, -1},
@@ -5070,7 +5075,7 @@ static const cv_Message up_messages[] = {
 	{"TypeName", up_in_67, 8, 8, up_num_67, 8, 66, up_out_67, 2},
 	{"ColumnRef", up_in_68, 2, 2, up_num_68, 2, 67, up_out_68, 2},
 	{"ParamRef", up_in_69, 2, 2, up_num_69, 2, 68, up_out_69, 2},
-	{"A_Expr", up_in_70, 5, 5, up_num_70, 5, 69, up_out_70, 2},
+	{"A_Expr", up_in_70, 5, 5, up_num_70, 5, 69, NULL, 0},
 	{"TypeCast", up_in_71, 3, 3, up_num_71, 3, 70, up_out_71, 2},
 	{"CollateClause", up_in_72, 3, 3, up_num_72, 3, 71, up_out_72, 2},
 	{"RoleSpec", up_in_73, 3, 3, up_num_73, 3, 72, up_out_73, 2},
@@ -5078,7 +5083,7 @@ static const cv_Message up_messages[] = {
 	{"A_Star", up_in_75, 0, 0, up_num_75, 0, 74, up_out_75, 2},
 	{"A_Indices", up_in_76, 3, 3, up_num_76, 3, 75, up_out_76, 2},
 	{"A_Indirection", up_in_77, 2, 2, up_num_77, 2, 76, up_out_77, 2},
-	{"A_ArrayExpr", up_in_78, 2, 2, up_num_78, 2, 77, up_out_78, 2},
+	{"A_ArrayExpr", up_in_78, 2, 2, up_num_78, 2, 77, NULL, 0},
 	{"ResTarget", up_in_79, 4, 4, up_num_79, 4, 78, up_out_79, 2},
 	{"MultiAssignRef", up_in_80, 3, 3, up_num_80, 3, 79, up_out_80, 2},
 	{"SortBy", up_in_81, 5, 5, up_num_81, 5, 80, up_out_81, 2},
@@ -5091,7 +5096,7 @@ static const cv_Message up_messages[] = {
 	{"ColumnDef", up_in_88, 19, 19, up_num_88, 19, 87, up_out_88, 2},
 	{"TableLikeClause", up_in_89, 3, 3, up_num_89, 3, 88, up_out_89, 2},
 	{"IndexElem", up_in_90, 8, 8, up_num_90, 8, 89, up_out_90, 2},
-	{"DefElem", up_in_91, 5, 5, up_num_91, 5, 90, up_out_91, 2},
+	{"DefElem", up_in_91, 5, 5, up_num_91, 5, 90, NULL, 0},
 	{"LockingClause", up_in_92, 3, 3, up_num_92, 3, 91, up_out_92, 2},
 	{"XmlSerialize", up_in_93, 5, 5, up_num_93, 5, 92, up_out_93, 2},
 	{"PartitionElem", up_in_94, 5, 5, up_num_94, 5, 93, up_out_94, 2},
@@ -5153,7 +5158,7 @@ static const cv_Message up_messages[] = {
 	{"GrantRoleStmt", up_in_150, 6, 6, up_num_150, 6, 152, up_out_150, 2},
 	{"AlterDefaultPrivilegesStmt", up_in_151, 2, 2, up_num_151, 2, 153, up_out_151, 2},
 	{"CopyStmt", up_in_152, 8, 8, up_num_152, 8, 154, up_out_152, 2},
-	{"VariableSetStmt", up_in_153, 4, 4, up_num_153, 4, 155, up_out_153, 2},
+	{"VariableSetStmt", up_in_153, 4, 4, up_num_153, 4, 155, NULL, 0},
 	{"VariableShowStmt", up_in_154, 1, 1, up_num_154, 1, 156, up_out_154, 2},
 	{"CreateStmt", up_in_155, 12, 12, up_num_155, 12, 157, up_out_155, 2},
 	{"Constraint", up_in_156, 31, 31, up_num_156, 31, 158, NULL, 0},
@@ -5204,7 +5209,7 @@ static const cv_Message up_messages[] = {
 	{"StatsElem", up_in_201, 2, 2, up_num_201, 2, 203, up_out_201, 2},
 	{"AlterStatsStmt", up_in_202, 3, 3, up_num_202, 3, 204, up_out_202, 2},
 	{"CreateFunctionStmt", up_in_203, 7, 7, up_num_203, 7, 205, up_out_203, 2},
-	{"FunctionParameter", up_in_204, 4, 4, up_num_204, 4, 206, up_out_204, 2},
+	{"FunctionParameter", up_in_204, 4, 4, up_num_204, 4, 206, NULL, 0},
 	{"AlterFunctionStmt", up_in_205, 3, 3, up_num_205, 3, 207, up_out_205, 2},
 	{"DoStmt", up_in_206, 1, 1, up_num_206, 1, 208, up_out_206, 2},
 	{"InlineCodeBlock", up_in_207, 4, 4, up_num_207, 4, 209, up_out_207, 2},
@@ -5217,7 +5222,7 @@ static const cv_Message up_messages[] = {
 	{"AlterOperatorStmt", up_in_214, 2, 2, up_num_214, 2, 216, up_out_214, 2},
 	{"AlterTypeStmt", up_in_215, 2, 2, up_num_215, 2, 217, up_out_215, 2},
 	{"RuleStmt", up_in_216, 7, 7, up_num_216, 7, 218, up_out_216, 2},
-	{"NotifyStmt", up_in_217, 2, 2, up_num_217, 2, 219, up_out_217, 2},
+	{"NotifyStmt", up_in_217, 2, 2, up_num_217, 2, 219, NULL, 0},
 	{"ListenStmt", up_in_218, 1, 1, up_num_218, 1, 220, up_out_218, 2},
 	{"UnlistenStmt", up_in_219, 1, 1, up_num_219, 1, 221, up_out_219, 2},
 	{"TransactionStmt", up_in_220, 6, 6, up_num_220, 6, 222, up_out_220, 2},
@@ -5258,8 +5263,8 @@ static const cv_Message up_messages[] = {
 	{"PublicationObjSpec", up_in_255, 4, 4, up_num_255, 4, 257, up_out_255, 2},
 	{"CreatePublicationStmt", up_in_256, 4, 4, up_num_256, 4, 258, up_out_256, 2},
 	{"AlterPublicationStmt", up_in_257, 5, 5, up_num_257, 5, 259, up_out_257, 2},
-	{"CreateSubscriptionStmt", up_in_258, 4, 4, up_num_258, 4, 260, up_out_258, 2},
-	{"AlterSubscriptionStmt", up_in_259, 5, 5, up_num_259, 5, 261, up_out_259, 2},
+	{"CreateSubscriptionStmt", up_in_258, 4, 4, up_num_258, 4, 260, NULL, 0},
+	{"AlterSubscriptionStmt", up_in_259, 5, 5, up_num_259, 5, 261, NULL, 0},
 	{"DropSubscriptionStmt", up_in_260, 3, 3, up_num_260, 3, 262, up_out_260, 2},
 	{"Integer", up_in_261, 1, 1, up_num_261, 1, 263, up_out_261, 2},
 	{"Float", up_in_262, 1, 1, up_num_262, 1, 264, up_out_262, 2},
@@ -5341,7 +5346,7 @@ static const cv_Plan up_plans[] = {
 	{up_plan_66, 8},
 	{up_plan_67, 2},
 	{up_plan_68, 2},
-	{up_plan_69, 5},
+	{up_plan_69, 7},
 	{up_plan_70, 3},
 	{up_plan_71, 3},
 	{up_plan_72, 3},
@@ -5349,7 +5354,7 @@ static const cv_Plan up_plans[] = {
 	{NULL, 0},
 	{up_plan_75, 3},
 	{up_plan_76, 2},
-	{up_plan_77, 2},
+	{up_plan_77, 4},
 	{up_plan_78, 4},
 	{up_plan_79, 3},
 	{up_plan_80, 5},
@@ -5362,7 +5367,7 @@ static const cv_Plan up_plans[] = {
 	{up_plan_87, 19},
 	{up_plan_88, 3},
 	{up_plan_89, 8},
-	{up_plan_90, 5},
+	{up_plan_90, 6},
 	{up_plan_91, 3},
 	{up_plan_92, 5},
 	{up_plan_93, 5},
@@ -5427,7 +5432,7 @@ static const cv_Plan up_plans[] = {
 	{up_plan_152, 6},
 	{up_plan_153, 2},
 	{up_plan_154, 8},
-	{up_plan_155, 4},
+	{up_plan_155, 5},
 	{up_plan_156, 1},
 	{up_plan_157, 12},
 	{up_plan_158, 32},
@@ -5478,7 +5483,7 @@ static const cv_Plan up_plans[] = {
 	{up_plan_203, 2},
 	{up_plan_204, 3},
 	{up_plan_205, 7},
-	{up_plan_206, 4},
+	{up_plan_206, 5},
 	{up_plan_207, 3},
 	{up_plan_208, 1},
 	{up_plan_209, 4},
@@ -5491,7 +5496,7 @@ static const cv_Plan up_plans[] = {
 	{up_plan_216, 2},
 	{up_plan_217, 2},
 	{up_plan_218, 7},
-	{up_plan_219, 2},
+	{up_plan_219, 3},
 	{up_plan_220, 1},
 	{up_plan_221, 1},
 	{up_plan_222, 6},
@@ -5532,8 +5537,8 @@ static const cv_Plan up_plans[] = {
 	{up_plan_257, 4},
 	{up_plan_258, 4},
 	{up_plan_259, 5},
-	{up_plan_260, 4},
-	{up_plan_261, 5},
+	{up_plan_260, 5},
+	{up_plan_261, 6},
 	{up_plan_262, 3},
 	{up_plan_263, 1},
 	{up_plan_264, 1},
@@ -5610,8 +5615,18 @@ static const cv_EnumMap up_enums[] = {
 	{"AlterSubscriptionType", up_enum_61, 9},
 };
 static const cv_Default up_defaults[] = {
-	{"Constraint.is_enforced", 0, up_cond_0, 3, NULL, 1u},
-	{"Constraint.generated_kind", 0, up_cond_1, 1, "s", 0u},
+	{"A_Expr.rexpr_list_start", 0, up_cond_0, 1, NULL, 18446744073709551615u},
+	{"A_Expr.rexpr_list_end", 0, up_cond_1, 1, NULL, 18446744073709551615u},
+	{"A_ArrayExpr.list_start", -1, NULL, 0, NULL, 18446744073709551615u},
+	{"A_ArrayExpr.list_end", -1, NULL, 0, NULL, 18446744073709551615u},
+	{"DefElem.arg_location", -1, NULL, 0, NULL, 18446744073709551615u},
+	{"VariableSetStmt.location", -1, NULL, 0, NULL, 18446744073709551615u},
+	{"Constraint.is_enforced", 0, up_cond_6, 3, NULL, 1u},
+	{"Constraint.generated_kind", 0, up_cond_7, 1, "s", 0u},
+	{"FunctionParameter.location", -1, NULL, 0, NULL, 18446744073709551615u},
+	{"NotifyStmt.payload_location", -1, NULL, 0, NULL, 18446744073709551615u},
+	{"CreateSubscriptionStmt.conninfo_location", -1, NULL, 0, NULL, 18446744073709551615u},
+	{"AlterSubscriptionStmt.conninfo_location", 0, up_cond_11, 1, NULL, 18446744073709551615u},
 };
 const cv_Table pgbind_convert_pg17_pg18 = {17, 18, 180006, up_messages, 270, 0, up_plans, up_enums, NULL, up_defaults, NULL};
 
