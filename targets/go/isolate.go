@@ -49,3 +49,7 @@ func DeparseIsolated(tree *ParseResult) (string, error) {
 	options.isolate_deparse = true
 	return deparseWith(tree, &options)
 }
+
+// pgMajor is the PostgreSQL major of the linked libpg_query (for the tests of what differs by
+// major).
+func pgMajor() int { return int(C.PG_VERSION_NUM) / 10000 }

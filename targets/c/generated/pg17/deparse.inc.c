@@ -6,7 +6,7 @@
  *   pg_query.proto               fnv1a64 e8a06a8e097b7b8e
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
  *   schema/libpg_query.txt       fnv1a64 dce584e004abb4f9
- *   schema/pg17/deparse.txt      fnv1a64 b26b4c68de157784
+ *   schema/pg17/deparse.txt      fnv1a64 0b301259aecfd171
  *   schema/summary.txt           fnv1a64 a446eef7876c933e
  *   targets/go/makefuncs.txt     fnv1a64 e95153708772445a
  */
@@ -252,679 +252,688 @@ static const uint8_t contract_kinds_165[] = { /* DefElem.arg (schema/pg17/depars
 static const uint8_t contract_kinds_166[] = { /* DefElem.arg (schema/pg17/deparse.txt:344:13): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_168[] = { /* LockingClause.lockedRels (schema/pg17/deparse.txt:348:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_168[] = { /* DefElem.arg (schema/pg17/deparse.txt:348:13): the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0x1f,
+};
+static const uint8_t contract_kinds_170[] = { /* DefElem.arg (schema/pg17/deparse.txt:352:13): the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0x1f,
+};
+static const uint8_t contract_kinds_172[] = { /* DefElem.arg (schema/pg17/deparse.txt:356:13): the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1d,
+};
+static const uint8_t contract_kinds_174[] = { /* DefElem.arg (schema/pg17/deparse.txt:360:13): the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1d,
+};
+static const uint8_t contract_kinds_176[] = { /* LockingClause.lockedRels (schema/pg17/deparse.txt:364:27): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_170[] = { /* XmlSerialize.expr (schema/pg17/deparse.txt:352:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_178[] = { /* XmlSerialize.expr (schema/pg17/deparse.txt:368:19): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_172[] = { /* PartitionElem.expr (schema/pg17/deparse.txt:356:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_180[] = { /* PartitionElem.expr (schema/pg17/deparse.txt:372:20): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_174[] = { /* PartitionElem.collation (schema/pg17/deparse.txt:360:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_182[] = { /* PartitionElem.collation (schema/pg17/deparse.txt:376:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_176[] = { /* PartitionElem.opclass (schema/pg17/deparse.txt:364:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_184[] = { /* PartitionElem.opclass (schema/pg17/deparse.txt:380:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_179[] = { /* PartitionSpec.partParams (schema/pg17/deparse.txt:370:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_187[] = { /* PartitionSpec.partParams (schema/pg17/deparse.txt:386:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x1b,0xeb,0x73,0xfe,0x01,0x00,0x00,0xf2,0xfd,0xfe,0x68,0x00,0x09,0x0a,0x40,0x00,0x00,0x00,0x20,0x02,0x00,0x48,0x11,0x00,0x00,0x00,0x04,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_181[] = { /* PartitionBoundSpec.listdatums (schema/pg17/deparse.txt:374:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_189[] = { /* PartitionBoundSpec.listdatums (schema/pg17/deparse.txt:390:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_183[] = { /* PartitionBoundSpec.lowerdatums (schema/pg17/deparse.txt:378:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_191[] = { /* PartitionBoundSpec.lowerdatums (schema/pg17/deparse.txt:394:32): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_185[] = { /* PartitionBoundSpec.upperdatums (schema/pg17/deparse.txt:382:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_193[] = { /* PartitionBoundSpec.upperdatums (schema/pg17/deparse.txt:398:32): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_188[] = { /* GroupingSet.content (schema/pg17/deparse.txt:388:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_196[] = { /* GroupingSet.content (schema/pg17/deparse.txt:404:21): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_191[] = { /* WithClause.ctes (schema/pg17/deparse.txt:394:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_199[] = { /* WithClause.ctes (schema/pg17/deparse.txt:410:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x49,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_193[] = { /* InferClause.indexElems (schema/pg17/deparse.txt:398:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_201[] = { /* InferClause.indexElems (schema/pg17/deparse.txt:414:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x1b,0xeb,0x73,0xfe,0x01,0x00,0x00,0xe3,0xfd,0xfe,0x68,0x00,0x09,0x0a,0x40,0x00,0x00,0x00,0x20,0x02,0x00,0x48,0x11,0x00,0x00,0x00,0x04,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_194[] = { /* InferClause.whereClause (schema/pg17/deparse.txt:400:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_202[] = { /* InferClause.whereClause (schema/pg17/deparse.txt:416:26): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_196[] = { /* OnConflictClause.targetList (schema/pg17/deparse.txt:404:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_204[] = { /* OnConflictClause.targetList (schema/pg17/deparse.txt:420:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xef,0x73,0xde,0x01,0x20,0x28,0xe0,0xfd,0xfe,0x48,0x80,0x09,0x0a,0x00,0x30,0x10,0x90,0x00,0x08,0xc4,0x45,0x0d,0x80,0x01,0x00,0xc0,0x20,0x01,0x0c,
 };
-static const uint8_t contract_kinds_197[] = { /* OnConflictClause.whereClause (schema/pg17/deparse.txt:406:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_205[] = { /* OnConflictClause.whereClause (schema/pg17/deparse.txt:422:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_200[] = { /* CTESearchClause.search_col_list (schema/pg17/deparse.txt:412:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_208[] = { /* CTESearchClause.search_col_list (schema/pg17/deparse.txt:428:33): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_204[] = { /* CTECycleClause.cycle_col_list (schema/pg17/deparse.txt:420:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_212[] = { /* CTECycleClause.cycle_col_list (schema/pg17/deparse.txt:436:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_207[] = { /* CTECycleClause.cycle_mark_value (schema/pg17/deparse.txt:426:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_215[] = { /* CTECycleClause.cycle_mark_value (schema/pg17/deparse.txt:442:33): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_209[] = { /* CTECycleClause.cycle_mark_default (schema/pg17/deparse.txt:430:35): the kinds allowed, by tag */
+static const uint8_t contract_kinds_217[] = { /* CTECycleClause.cycle_mark_default (schema/pg17/deparse.txt:446:35): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_213[] = { /* CommonTableExpr.aliascolnames (schema/pg17/deparse.txt:438:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_221[] = { /* CommonTableExpr.aliascolnames (schema/pg17/deparse.txt:454:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_215[] = { /* CommonTableExpr.ctequery (schema/pg17/deparse.txt:442:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_223[] = { /* CommonTableExpr.ctequery (schema/pg17/deparse.txt:458:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0xf9,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_216[] = { /* MergeWhenClause.condition (schema/pg17/deparse.txt:444:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_224[] = { /* MergeWhenClause.condition (schema/pg17/deparse.txt:460:27): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_218[] = { /* MergeWhenClause.targetList (schema/pg17/deparse.txt:448:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_226[] = { /* MergeWhenClause.targetList (schema/pg17/deparse.txt:464:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xef,0x73,0xde,0x01,0x20,0x28,0xe0,0xfd,0xfe,0x48,0x80,0x09,0x0a,0x00,0x30,0x10,0x90,0x00,0x08,0xc4,0x45,0x0d,0x80,0x01,0x00,0xc0,0x20,0x01,0x0c,
 };
-static const uint8_t contract_kinds_220[] = { /* MergeWhenClause.values (schema/pg17/deparse.txt:452:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_228[] = { /* MergeWhenClause.values (schema/pg17/deparse.txt:468:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_228[] = { /* JsonFuncExpr.pathspec (schema/pg17/deparse.txt:468:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_236[] = { /* JsonFuncExpr.pathspec (schema/pg17/deparse.txt:484:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_230[] = { /* JsonFuncExpr.passing (schema/pg17/deparse.txt:472:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_238[] = { /* JsonFuncExpr.passing (schema/pg17/deparse.txt:488:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x7b,0xde,0x41,0x40,0x08,0xe8,0xfd,0xfe,0x58,0x00,0x0b,0x0a,0x00,0x00,0x00,0x04,0x10,0x00,0x06,0xd0,0x21,0x00,0x00,0x08,0x30,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_232[] = { /* JsonTablePathSpec.string (schema/pg17/deparse.txt:476:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_240[] = { /* JsonTablePathSpec.string (schema/pg17/deparse.txt:492:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x1c,
 };
-static const uint8_t contract_kinds_236[] = { /* JsonTable.passing (schema/pg17/deparse.txt:484:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_244[] = { /* JsonTable.passing (schema/pg17/deparse.txt:500:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x7b,0xde,0x41,0x40,0x08,0xe8,0xfd,0xfe,0x58,0x01,0x0b,0x0a,0x00,0x00,0x00,0x04,0x10,0x00,0x06,0xd0,0x21,0x00,0x00,0x08,0x30,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_239[] = { /* JsonTable.columns (schema/pg17/deparse.txt:490:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_247[] = { /* JsonTable.columns (schema/pg17/deparse.txt:506:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x01,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_241[] = { /* JsonTableColumn.columns (schema/pg17/deparse.txt:494:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_249[] = { /* JsonTableColumn.columns (schema/pg17/deparse.txt:510:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x01,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_243[] = { /* JsonKeyValue.key (schema/pg17/deparse.txt:498:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_251[] = { /* JsonKeyValue.key (schema/pg17/deparse.txt:514:18): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_247[] = { /* JsonScalarExpr.expr (schema/pg17/deparse.txt:506:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_255[] = { /* JsonScalarExpr.expr (schema/pg17/deparse.txt:522:21): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_250[] = { /* JsonObjectConstructor.exprs (schema/pg17/deparse.txt:512:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_258[] = { /* JsonObjectConstructor.exprs (schema/pg17/deparse.txt:528:29): the kinds allowed, by tag */
 	0xfa,0xb7,0xef,0x3f,0x8b,0xeb,0x73,0xdf,0xb7,0x31,0xf7,0xf9,0xff,0xfe,0xdd,0xf7,0xff,0x3a,0xbb,0xfe,0xff,0xff,0xdf,0xed,0xcf,0x7f,0xfd,0xf3,0xff,0x3c,0xf9,0xff,0xaf,0x0d,
 };
-static const uint8_t contract_kinds_252[] = { /* JsonArrayConstructor.exprs (schema/pg17/deparse.txt:516:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_260[] = { /* JsonArrayConstructor.exprs (schema/pg17/deparse.txt:532:28): the kinds allowed, by tag */
 	0xfa,0xb7,0xef,0x3f,0x8b,0xef,0x73,0xdf,0x97,0x31,0xf7,0xf1,0xff,0xfe,0xdc,0xf5,0xff,0x3a,0xbb,0xfe,0xff,0xff,0xdf,0xed,0xcf,0x77,0xed,0xf3,0xff,0x3c,0xf9,0xff,0xaf,0x0d,
 };
-static const uint8_t contract_kinds_253[] = { /* JsonAggConstructor.agg_filter (schema/pg17/deparse.txt:518:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_261[] = { /* JsonAggConstructor.agg_filter (schema/pg17/deparse.txt:534:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_255[] = { /* JsonAggConstructor.agg_order (schema/pg17/deparse.txt:522:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_263[] = { /* JsonAggConstructor.agg_order (schema/pg17/deparse.txt:538:30): the kinds allowed, by tag */
 	0xfa,0xb7,0xef,0x3f,0x8b,0xeb,0x73,0xdf,0x97,0xb1,0xf7,0xf1,0xff,0xfe,0xdc,0xf5,0xff,0x3a,0xbb,0xfe,0xff,0xff,0xdf,0xed,0xcf,0x77,0xed,0xf3,0xff,0x3c,0xf9,0xff,0xaf,0x0d,
 };
-static const uint8_t contract_kinds_262[] = { /* InsertStmt.cols (schema/pg17/deparse.txt:536:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_270[] = { /* InsertStmt.cols (schema/pg17/deparse.txt:552:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x20,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_263[] = { /* InsertStmt.selectStmt (schema/pg17/deparse.txt:538:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_271[] = { /* InsertStmt.selectStmt (schema/pg17/deparse.txt:554:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_265[] = { /* InsertStmt.returningList (schema/pg17/deparse.txt:542:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_273[] = { /* InsertStmt.returningList (schema/pg17/deparse.txt:558:27): the kinds allowed, by tag */
 	0xfe,0xb7,0xf7,0x7f,0xef,0xff,0x73,0xfe,0x07,0xa1,0xef,0xf7,0xff,0xff,0xdf,0x83,0x7d,0x9b,0x9e,0xfd,0xff,0xbf,0xef,0xbf,0xef,0xc7,0xff,0xf9,0x41,0x0f,0xfc,0xbf,0x0f,0x0c,
 };
-static const uint8_t contract_kinds_268[] = { /* DeleteStmt.usingClause (schema/pg17/deparse.txt:548:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_276[] = { /* DeleteStmt.usingClause (schema/pg17/deparse.txt:564:25): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xfe,0x01,0x00,0x2e,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_269[] = { /* DeleteStmt.whereClause (schema/pg17/deparse.txt:550:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_277[] = { /* DeleteStmt.whereClause (schema/pg17/deparse.txt:566:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_271[] = { /* DeleteStmt.returningList (schema/pg17/deparse.txt:554:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_279[] = { /* DeleteStmt.returningList (schema/pg17/deparse.txt:570:27): the kinds allowed, by tag */
 	0xfe,0xb7,0xf7,0x7f,0xef,0xff,0x73,0xfe,0x07,0xa1,0xef,0xf7,0xff,0xff,0xdf,0x83,0x7d,0x9b,0x9e,0xfd,0xff,0xbf,0xef,0xbf,0xef,0xc7,0xff,0xf9,0x41,0x0f,0xfc,0xbf,0x0f,0x0c,
 };
-static const uint8_t contract_kinds_275[] = { /* UpdateStmt.targetList (schema/pg17/deparse.txt:562:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_283[] = { /* UpdateStmt.targetList (schema/pg17/deparse.txt:578:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xef,0x73,0xde,0x01,0x20,0x28,0xe0,0xfd,0xfe,0x48,0x80,0x09,0x0a,0x00,0x30,0x10,0x90,0x00,0x08,0xc4,0x45,0x0d,0x80,0x01,0x00,0x40,0x20,0x01,0x0c,
 };
-static const uint8_t contract_kinds_276[] = { /* UpdateStmt.whereClause (schema/pg17/deparse.txt:564:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_284[] = { /* UpdateStmt.whereClause (schema/pg17/deparse.txt:580:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_278[] = { /* UpdateStmt.fromClause (schema/pg17/deparse.txt:568:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_286[] = { /* UpdateStmt.fromClause (schema/pg17/deparse.txt:584:24): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xfe,0x01,0x00,0x2e,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_280[] = { /* UpdateStmt.returningList (schema/pg17/deparse.txt:572:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_288[] = { /* UpdateStmt.returningList (schema/pg17/deparse.txt:588:27): the kinds allowed, by tag */
 	0xfe,0xb7,0xf7,0x7f,0xef,0xff,0x73,0xfe,0x07,0xa1,0xef,0xf7,0xff,0xff,0xdf,0x83,0x7d,0x9b,0x9e,0xfd,0xff,0xbf,0xef,0xbf,0xef,0xc7,0xff,0xf9,0x41,0x0f,0xfc,0xbf,0x0f,0x0c,
 };
-static const uint8_t contract_kinds_283[] = { /* MergeStmt.sourceRelation (schema/pg17/deparse.txt:578:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_291[] = { /* MergeStmt.sourceRelation (schema/pg17/deparse.txt:594:27): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xfe,0x01,0x00,0x2e,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_285[] = { /* MergeStmt.joinCondition (schema/pg17/deparse.txt:582:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_293[] = { /* MergeStmt.joinCondition (schema/pg17/deparse.txt:598:26): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_288[] = { /* MergeStmt.mergeWhenClauses (schema/pg17/deparse.txt:588:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_296[] = { /* MergeStmt.mergeWhenClauses (schema/pg17/deparse.txt:604:30): the kinds allowed, by tag */
 	0xfe,0xf7,0xf7,0xff,0x9f,0xff,0x77,0xff,0x73,0xad,0xff,0xfb,0xff,0xfe,0xfb,0xff,0xff,0xbb,0xfe,0x7d,0xfb,0xff,0xfd,0x6f,0xe7,0xdf,0xff,0xf9,0x6d,0x1f,0xfe,0xfe,0x0f,0x1e,
 };
-static const uint8_t contract_kinds_290[] = { /* MergeStmt.returningList (schema/pg17/deparse.txt:592:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_298[] = { /* MergeStmt.returningList (schema/pg17/deparse.txt:608:26): the kinds allowed, by tag */
 	0xfe,0xbf,0xf7,0x7f,0xef,0xff,0x73,0xfe,0x07,0xff,0xef,0xf7,0xff,0xff,0xdf,0x83,0x7d,0x9b,0x9e,0xfd,0xff,0xbf,0xef,0xbf,0xef,0xc7,0xff,0xf9,0x41,0xcf,0xff,0xbf,0x5f,0x0c,
 };
-static const uint8_t contract_kinds_291[] = { /* SelectStmt.distinctClause (schema/pg17/deparse.txt:594:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_299[] = { /* SelectStmt.distinctClause (schema/pg17/deparse.txt:610:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_293[] = { /* SelectStmt.targetList (schema/pg17/deparse.txt:598:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_301[] = { /* SelectStmt.targetList (schema/pg17/deparse.txt:614:24): the kinds allowed, by tag */
 	0xfe,0xb7,0xf7,0x7f,0xef,0xff,0x73,0xfe,0x07,0xa1,0xef,0xf7,0xff,0xff,0xdf,0x83,0x7d,0x9b,0x9e,0xfd,0xff,0xbf,0xef,0xbf,0xef,0xc7,0xff,0xf8,0x41,0x0f,0xfc,0xbf,0x0f,0x0c,
 };
-static const uint8_t contract_kinds_295[] = { /* SelectStmt.fromClause (schema/pg17/deparse.txt:602:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_303[] = { /* SelectStmt.fromClause (schema/pg17/deparse.txt:618:24): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xfe,0x01,0x00,0x2e,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_296[] = { /* SelectStmt.whereClause (schema/pg17/deparse.txt:604:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_304[] = { /* SelectStmt.whereClause (schema/pg17/deparse.txt:620:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_298[] = { /* SelectStmt.groupClause (schema/pg17/deparse.txt:608:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_306[] = { /* SelectStmt.groupClause (schema/pg17/deparse.txt:624:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_299[] = { /* SelectStmt.havingClause (schema/pg17/deparse.txt:610:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_307[] = { /* SelectStmt.havingClause (schema/pg17/deparse.txt:626:26): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_301[] = { /* SelectStmt.windowClause (schema/pg17/deparse.txt:614:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_309[] = { /* SelectStmt.windowClause (schema/pg17/deparse.txt:630:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x09,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x10,0x82,0x01,0x00,0x80,0x41,0x01,0x00,0x00,0x00,0x00,0x20,0x03,0x0c,
 };
-static const uint8_t contract_kinds_303[] = { /* SelectStmt.valuesLists (schema/pg17/deparse.txt:618:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_311[] = { /* SelectStmt.valuesLists (schema/pg17/deparse.txt:634:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0e,
 };
-static const uint8_t contract_kinds_305[] = { /* SelectStmt.sortClause (schema/pg17/deparse.txt:622:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_313[] = { /* SelectStmt.sortClause (schema/pg17/deparse.txt:638:24): the kinds allowed, by tag */
 	0xfa,0xb7,0xef,0x3f,0x8b,0xeb,0x73,0xdf,0x97,0xb1,0xf7,0xf1,0xff,0xfe,0xdc,0xf5,0xff,0x3a,0xbb,0xfe,0xff,0xff,0xdf,0xed,0xcf,0x77,0xed,0xf3,0xff,0x3c,0xf9,0xff,0xaf,0x0d,
 };
-static const uint8_t contract_kinds_306[] = { /* SelectStmt.limitOffset (schema/pg17/deparse.txt:624:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_314[] = { /* SelectStmt.limitOffset (schema/pg17/deparse.txt:640:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_307[] = { /* SelectStmt.limitCount (schema/pg17/deparse.txt:626:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_315[] = { /* SelectStmt.limitCount (schema/pg17/deparse.txt:642:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_309[] = { /* SelectStmt.lockingClause (schema/pg17/deparse.txt:630:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_317[] = { /* SelectStmt.lockingClause (schema/pg17/deparse.txt:646:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe4,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_311[] = { /* ReturnStmt.returnval (schema/pg17/deparse.txt:634:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_319[] = { /* ReturnStmt.returnval (schema/pg17/deparse.txt:650:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_313[] = { /* CreateSchemaStmt.schemaElts (schema/pg17/deparse.txt:638:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_321[] = { /* CreateSchemaStmt.schemaElts (schema/pg17/deparse.txt:654:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x04,0x04,0x00,0x80,0x80,0x00,0x40,0x40,0x01,0x00,0x01,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_317[] = { /* AlterTableStmt.cmds (schema/pg17/deparse.txt:646:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_325[] = { /* AlterTableStmt.cmds (schema/pg17/deparse.txt:662:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x8a,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_319[] = { /* AlterTableCmd.def (schema/pg17/deparse.txt:650:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_327[] = { /* AlterTableCmd.def (schema/pg17/deparse.txt:666:19): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x01,0x40,0xe0,0xff,0xfe,0x48,0x00,0x09,0x4a,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x90,0x1e,
 };
-static const uint8_t contract_kinds_322[] = { /* AlterCollationStmt.collname (schema/pg17/deparse.txt:656:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_330[] = { /* AlterCollationStmt.collname (schema/pg17/deparse.txt:672:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_326[] = { /* AlterDomainStmt.typeName (schema/pg17/deparse.txt:664:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_334[] = { /* AlterDomainStmt.typeName (schema/pg17/deparse.txt:680:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_327[] = { /* AlterDomainStmt.def (schema/pg17/deparse.txt:666:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_335[] = { /* AlterDomainStmt.def (schema/pg17/deparse.txt:682:21): the kinds allowed, by tag */
 	0xfa,0xbf,0xff,0x7f,0xff,0xfb,0xff,0xde,0x7d,0x19,0x00,0xe8,0xfd,0xfe,0x68,0x7c,0x0f,0x0a,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x1c,
 };
-static const uint8_t contract_kinds_329[] = { /* GrantStmt.objects (schema/pg17/deparse.txt:670:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_337[] = { /* GrantStmt.objects (schema/pg17/deparse.txt:686:19): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0xb0,0x0e,
 };
-static const uint8_t contract_kinds_331[] = { /* GrantStmt.privileges (schema/pg17/deparse.txt:674:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_339[] = { /* GrantStmt.privileges (schema/pg17/deparse.txt:690:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_334[] = { /* GrantStmt.grantees (schema/pg17/deparse.txt:680:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_342[] = { /* GrantStmt.grantees (schema/pg17/deparse.txt:696:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_337[] = { /* ObjectWithArgs.objname (schema/pg17/deparse.txt:686:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_345[] = { /* ObjectWithArgs.objname (schema/pg17/deparse.txt:702:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_338[] = { /* ObjectWithArgs.objargs (schema/pg17/deparse.txt:688:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_346[] = { /* ObjectWithArgs.objargs (schema/pg17/deparse.txt:704:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_340[] = { /* ObjectWithArgs.objfuncargs (schema/pg17/deparse.txt:692:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_348[] = { /* ObjectWithArgs.objfuncargs (schema/pg17/deparse.txt:708:28): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x48,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_342[] = { /* AccessPriv.cols (schema/pg17/deparse.txt:696:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_350[] = { /* AccessPriv.cols (schema/pg17/deparse.txt:712:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_345[] = { /* GrantRoleStmt.granted_roles (schema/pg17/deparse.txt:702:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_353[] = { /* GrantRoleStmt.granted_roles (schema/pg17/deparse.txt:718:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_348[] = { /* GrantRoleStmt.grantee_roles (schema/pg17/deparse.txt:708:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_356[] = { /* GrantRoleStmt.grantee_roles (schema/pg17/deparse.txt:724:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_350[] = { /* GrantRoleStmt.opt (schema/pg17/deparse.txt:712:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_358[] = { /* GrantRoleStmt.opt (schema/pg17/deparse.txt:728:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_352[] = { /* AlterDefaultPrivilegesStmt.options (schema/pg17/deparse.txt:716:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_360[] = { /* AlterDefaultPrivilegesStmt.options (schema/pg17/deparse.txt:732:36): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_354[] = { /* CopyStmt.query (schema/pg17/deparse.txt:720:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_362[] = { /* CopyStmt.query (schema/pg17/deparse.txt:736:16): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0xf9,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_357[] = { /* CopyStmt.attlist (schema/pg17/deparse.txt:726:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_364[] = { /* CopyStmt.attlist (schema/pg17/deparse.txt:740:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_359[] = { /* CopyStmt.options (schema/pg17/deparse.txt:730:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_366[] = { /* CopyStmt.options (schema/pg17/deparse.txt:744:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_360[] = { /* CopyStmt.options (schema/pg17/deparse.txt:732:18): the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
-};
-static const uint8_t contract_kinds_361[] = { /* CopyStmt.whereClause (schema/pg17/deparse.txt:734:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_367[] = { /* CopyStmt.whereClause (schema/pg17/deparse.txt:746:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_363[] = { /* VariableSetStmt.args (schema/pg17/deparse.txt:738:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_369[] = { /* VariableSetStmt.args (schema/pg17/deparse.txt:750:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x29,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x1c,
 };
-static const uint8_t contract_kinds_364[] = { /* VariableSetStmt.args (schema/pg17/deparse.txt:740:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_370[] = { /* VariableSetStmt.args (schema/pg17/deparse.txt:752:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_368[] = { /* CreateStmt.tableElts (schema/pg17/deparse.txt:748:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_374[] = { /* CreateStmt.tableElts (schema/pg17/deparse.txt:760:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0xc0,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_370[] = { /* CreateStmt.inhRelations (schema/pg17/deparse.txt:752:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_376[] = { /* CreateStmt.inhRelations (schema/pg17/deparse.txt:764:26): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_372[] = { /* CreateStmt.options (schema/pg17/deparse.txt:756:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_378[] = { /* CreateStmt.options (schema/pg17/deparse.txt:768:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_373[] = { /* Constraint.raw_expr (schema/pg17/deparse.txt:758:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_379[] = { /* Constraint.raw_expr (schema/pg17/deparse.txt:770:21): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_375[] = { /* Constraint.keys (schema/pg17/deparse.txt:762:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_381[] = { /* Constraint.keys (schema/pg17/deparse.txt:774:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_377[] = { /* Constraint.exclusions (schema/pg17/deparse.txt:766:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_383[] = { /* Constraint.exclusions (schema/pg17/deparse.txt:778:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0e,
 };
-static const uint8_t contract_kinds_379[] = { /* Constraint.options (schema/pg17/deparse.txt:770:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_385[] = { /* Constraint.options (schema/pg17/deparse.txt:782:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_381[] = { /* Constraint.fk_attrs (schema/pg17/deparse.txt:774:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_387[] = { /* Constraint.fk_attrs (schema/pg17/deparse.txt:786:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_383[] = { /* Constraint.pk_attrs (schema/pg17/deparse.txt:778:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_389[] = { /* Constraint.pk_attrs (schema/pg17/deparse.txt:790:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_386[] = { /* CreateTableSpaceStmt.options (schema/pg17/deparse.txt:784:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_392[] = { /* CreateTableSpaceStmt.options (schema/pg17/deparse.txt:796:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_391[] = { /* AlterTableSpaceOptionsStmt.options (schema/pg17/deparse.txt:794:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_397[] = { /* AlterTableSpaceOptionsStmt.options (schema/pg17/deparse.txt:806:36): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_394[] = { /* AlterTableMoveAllStmt.roles (schema/pg17/deparse.txt:800:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_400[] = { /* AlterTableMoveAllStmt.roles (schema/pg17/deparse.txt:812:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_398[] = { /* CreateExtensionStmt.options (schema/pg17/deparse.txt:808:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_404[] = { /* CreateExtensionStmt.options (schema/pg17/deparse.txt:820:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_401[] = { /* AlterExtensionStmt.options (schema/pg17/deparse.txt:814:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_407[] = { /* AlterExtensionStmt.options (schema/pg17/deparse.txt:826:28): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_404[] = { /* AlterExtensionContentsStmt.object (schema/pg17/deparse.txt:820:35): the kinds allowed, by tag */
+static const uint8_t contract_kinds_410[] = { /* AlterExtensionContentsStmt.object (schema/pg17/deparse.txt:832:35): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0e,
 };
-static const uint8_t contract_kinds_407[] = { /* CreateFdwStmt.func_options (schema/pg17/deparse.txt:826:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_413[] = { /* CreateFdwStmt.func_options (schema/pg17/deparse.txt:838:28): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_409[] = { /* CreateFdwStmt.options (schema/pg17/deparse.txt:830:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_415[] = { /* CreateFdwStmt.options (schema/pg17/deparse.txt:842:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_412[] = { /* AlterFdwStmt.func_options (schema/pg17/deparse.txt:836:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_418[] = { /* AlterFdwStmt.func_options (schema/pg17/deparse.txt:848:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_414[] = { /* AlterFdwStmt.options (schema/pg17/deparse.txt:840:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_420[] = { /* AlterFdwStmt.options (schema/pg17/deparse.txt:852:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_418[] = { /* CreateForeignServerStmt.options (schema/pg17/deparse.txt:848:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_424[] = { /* CreateForeignServerStmt.options (schema/pg17/deparse.txt:860:33): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_421[] = { /* AlterForeignServerStmt.options (schema/pg17/deparse.txt:854:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_427[] = { /* AlterForeignServerStmt.options (schema/pg17/deparse.txt:866:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_425[] = { /* CreateForeignTableStmt.options (schema/pg17/deparse.txt:862:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_431[] = { /* CreateForeignTableStmt.options (schema/pg17/deparse.txt:874:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_429[] = { /* CreateUserMappingStmt.options (schema/pg17/deparse.txt:870:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_435[] = { /* CreateUserMappingStmt.options (schema/pg17/deparse.txt:882:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_434[] = { /* AlterUserMappingStmt.options (schema/pg17/deparse.txt:880:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_440[] = { /* AlterUserMappingStmt.options (schema/pg17/deparse.txt:892:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_441[] = { /* ImportForeignSchemaStmt.table_list (schema/pg17/deparse.txt:894:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_447[] = { /* ImportForeignSchemaStmt.table_list (schema/pg17/deparse.txt:906:36): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_443[] = { /* ImportForeignSchemaStmt.options (schema/pg17/deparse.txt:898:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_449[] = { /* ImportForeignSchemaStmt.options (schema/pg17/deparse.txt:910:33): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_449[] = { /* CreatePolicyStmt.roles (schema/pg17/deparse.txt:910:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_455[] = { /* CreatePolicyStmt.roles (schema/pg17/deparse.txt:922:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_450[] = { /* CreatePolicyStmt.qual (schema/pg17/deparse.txt:912:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_456[] = { /* CreatePolicyStmt.qual (schema/pg17/deparse.txt:924:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_451[] = { /* CreatePolicyStmt.with_check (schema/pg17/deparse.txt:914:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_457[] = { /* CreatePolicyStmt.with_check (schema/pg17/deparse.txt:926:29): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_455[] = { /* AlterPolicyStmt.roles (schema/pg17/deparse.txt:922:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_461[] = { /* AlterPolicyStmt.roles (schema/pg17/deparse.txt:934:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_456[] = { /* AlterPolicyStmt.qual (schema/pg17/deparse.txt:924:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_462[] = { /* AlterPolicyStmt.qual (schema/pg17/deparse.txt:936:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_457[] = { /* AlterPolicyStmt.with_check (schema/pg17/deparse.txt:926:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_463[] = { /* AlterPolicyStmt.with_check (schema/pg17/deparse.txt:938:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_461[] = { /* CreateAmStmt.handler_name (schema/pg17/deparse.txt:934:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_467[] = { /* CreateAmStmt.handler_name (schema/pg17/deparse.txt:946:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_467[] = { /* CreateTrigStmt.funcname (schema/pg17/deparse.txt:946:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_473[] = { /* CreateTrigStmt.funcname (schema/pg17/deparse.txt:958:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_469[] = { /* CreateTrigStmt.args (schema/pg17/deparse.txt:950:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_475[] = { /* CreateTrigStmt.args (schema/pg17/deparse.txt:962:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_471[] = { /* CreateTrigStmt.columns (schema/pg17/deparse.txt:954:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_477[] = { /* CreateTrigStmt.columns (schema/pg17/deparse.txt:966:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_472[] = { /* CreateTrigStmt.whenClause (schema/pg17/deparse.txt:956:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_478[] = { /* CreateTrigStmt.whenClause (schema/pg17/deparse.txt:968:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_474[] = { /* CreateTrigStmt.transitionRels (schema/pg17/deparse.txt:960:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_480[] = { /* CreateTrigStmt.transitionRels (schema/pg17/deparse.txt:972:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x4c,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_478[] = { /* CreateEventTrigStmt.whenclause (schema/pg17/deparse.txt:968:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_484[] = { /* CreateEventTrigStmt.whenclause (schema/pg17/deparse.txt:980:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_481[] = { /* CreateEventTrigStmt.funcname (schema/pg17/deparse.txt:974:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_487[] = { /* CreateEventTrigStmt.funcname (schema/pg17/deparse.txt:986:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_487[] = { /* CreatePLangStmt.plhandler (schema/pg17/deparse.txt:986:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_493[] = { /* CreatePLangStmt.plhandler (schema/pg17/deparse.txt:998:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_489[] = { /* CreatePLangStmt.plinline (schema/pg17/deparse.txt:990:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_495[] = { /* CreatePLangStmt.plinline (schema/pg17/deparse.txt:1002:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_491[] = { /* CreatePLangStmt.plvalidator (schema/pg17/deparse.txt:994:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_497[] = { /* CreatePLangStmt.plvalidator (schema/pg17/deparse.txt:1006:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_494[] = { /* CreateRoleStmt.options (schema/pg17/deparse.txt:1000:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_500[] = { /* CreateRoleStmt.options (schema/pg17/deparse.txt:1012:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_497[] = { /* AlterRoleStmt.options (schema/pg17/deparse.txt:1006:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_503[] = { /* AlterRoleStmt.options (schema/pg17/deparse.txt:1018:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_501[] = { /* DropRoleStmt.roles (schema/pg17/deparse.txt:1014:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_507[] = { /* DropRoleStmt.roles (schema/pg17/deparse.txt:1026:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_504[] = { /* CreateSeqStmt.options (schema/pg17/deparse.txt:1020:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_510[] = { /* CreateSeqStmt.options (schema/pg17/deparse.txt:1032:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_508[] = { /* AlterSeqStmt.options (schema/pg17/deparse.txt:1028:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_514[] = { /* AlterSeqStmt.options (schema/pg17/deparse.txt:1040:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_511[] = { /* DefineStmt.defnames (schema/pg17/deparse.txt:1034:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_517[] = { /* DefineStmt.defnames (schema/pg17/deparse.txt:1046:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_513[] = { /* DefineStmt.args (schema/pg17/deparse.txt:1038:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_519[] = { /* DefineStmt.args (schema/pg17/deparse.txt:1050:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x10,0x0e,
 };
-static const uint8_t contract_kinds_515[] = { /* DefineStmt.definition (schema/pg17/deparse.txt:1042:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_521[] = { /* DefineStmt.definition (schema/pg17/deparse.txt:1054:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_518[] = { /* CreateDomainStmt.domainname (schema/pg17/deparse.txt:1048:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_524[] = { /* CreateDomainStmt.domainname (schema/pg17/deparse.txt:1060:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_521[] = { /* CreateDomainStmt.constraints (schema/pg17/deparse.txt:1054:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_527[] = { /* CreateDomainStmt.constraints (schema/pg17/deparse.txt:1066:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_524[] = { /* CreateOpClassStmt.opclassname (schema/pg17/deparse.txt:1060:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_530[] = { /* CreateOpClassStmt.opclassname (schema/pg17/deparse.txt:1072:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_526[] = { /* CreateOpClassStmt.opfamilyname (schema/pg17/deparse.txt:1064:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_532[] = { /* CreateOpClassStmt.opfamilyname (schema/pg17/deparse.txt:1076:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_531[] = { /* CreateOpClassStmt.items (schema/pg17/deparse.txt:1074:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_537[] = { /* CreateOpClassStmt.items (schema/pg17/deparse.txt:1086:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_533[] = { /* CreateOpClassItem.order_family (schema/pg17/deparse.txt:1078:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_539[] = { /* CreateOpClassItem.order_family (schema/pg17/deparse.txt:1090:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_535[] = { /* CreateOpClassItem.class_args (schema/pg17/deparse.txt:1082:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_541[] = { /* CreateOpClassItem.class_args (schema/pg17/deparse.txt:1094:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_538[] = { /* CreateOpFamilyStmt.opfamilyname (schema/pg17/deparse.txt:1088:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_544[] = { /* CreateOpFamilyStmt.opfamilyname (schema/pg17/deparse.txt:1100:33): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_542[] = { /* AlterOpFamilyStmt.opfamilyname (schema/pg17/deparse.txt:1096:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_548[] = { /* AlterOpFamilyStmt.opfamilyname (schema/pg17/deparse.txt:1108:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_546[] = { /* AlterOpFamilyStmt.items (schema/pg17/deparse.txt:1104:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_552[] = { /* AlterOpFamilyStmt.items (schema/pg17/deparse.txt:1116:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_549[] = { /* DropStmt.objects (schema/pg17/deparse.txt:1110:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_555[] = { /* DropStmt.objects (schema/pg17/deparse.txt:1122:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0e,
 };
-static const uint8_t contract_kinds_552[] = { /* TruncateStmt.relations (schema/pg17/deparse.txt:1116:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_558[] = { /* TruncateStmt.relations (schema/pg17/deparse.txt:1128:24): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_554[] = { /* CommentStmt.object (schema/pg17/deparse.txt:1120:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_560[] = { /* CommentStmt.object (schema/pg17/deparse.txt:1132:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0xb0,0x0e,
 };
-static const uint8_t contract_kinds_556[] = { /* SecLabelStmt.object (schema/pg17/deparse.txt:1124:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_562[] = { /* SecLabelStmt.object (schema/pg17/deparse.txt:1136:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0xb0,0x0e,
 };
-static const uint8_t contract_kinds_559[] = { /* DeclareCursorStmt.query (schema/pg17/deparse.txt:1130:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_565[] = { /* DeclareCursorStmt.query (schema/pg17/deparse.txt:1142:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_565[] = { /* IndexStmt.indexParams (schema/pg17/deparse.txt:1142:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_571[] = { /* IndexStmt.indexParams (schema/pg17/deparse.txt:1154:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x1b,0xeb,0x73,0xfe,0x01,0x00,0x00,0xe3,0xfd,0xfe,0x68,0x00,0x09,0x0a,0x40,0x00,0x00,0x00,0x20,0x02,0x00,0x48,0x11,0x00,0x00,0x00,0x04,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_567[] = { /* IndexStmt.indexIncludingParams (schema/pg17/deparse.txt:1146:34): the kinds allowed, by tag */
+static const uint8_t contract_kinds_573[] = { /* IndexStmt.indexIncludingParams (schema/pg17/deparse.txt:1158:34): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x1b,0xeb,0x73,0xfe,0x01,0x00,0x00,0xe3,0xfd,0xfe,0x68,0x00,0x09,0x0a,0x40,0x00,0x00,0x00,0x20,0x02,0x00,0x48,0x11,0x00,0x00,0x00,0x04,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_569[] = { /* IndexStmt.options (schema/pg17/deparse.txt:1150:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_575[] = { /* IndexStmt.options (schema/pg17/deparse.txt:1162:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_570[] = { /* IndexStmt.whereClause (schema/pg17/deparse.txt:1152:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_576[] = { /* IndexStmt.whereClause (schema/pg17/deparse.txt:1164:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_572[] = { /* CreateStatsStmt.defnames (schema/pg17/deparse.txt:1156:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_578[] = { /* CreateStatsStmt.defnames (schema/pg17/deparse.txt:1168:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_574[] = { /* CreateStatsStmt.stat_types (schema/pg17/deparse.txt:1160:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_580[] = { /* CreateStatsStmt.stat_types (schema/pg17/deparse.txt:1172:28): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_577[] = { /* CreateStatsStmt.exprs (schema/pg17/deparse.txt:1166:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_583[] = { /* CreateStatsStmt.exprs (schema/pg17/deparse.txt:1178:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x1b,0xeb,0x73,0xfe,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x68,0x00,0x09,0x0a,0x40,0x00,0x00,0x00,0x20,0x02,0x00,0x49,0x11,0x00,0x00,0x00,0x04,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_580[] = { /* CreateStatsStmt.relations (schema/pg17/deparse.txt:1172:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_586[] = { /* CreateStatsStmt.relations (schema/pg17/deparse.txt:1184:27): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xfe,0x01,0x00,0x2e,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_581[] = { /* StatsElem.expr (schema/pg17/deparse.txt:1174:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_587[] = { /* StatsElem.expr (schema/pg17/deparse.txt:1186:16): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_584[] = { /* AlterStatsStmt.defnames (schema/pg17/deparse.txt:1180:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_590[] = { /* AlterStatsStmt.defnames (schema/pg17/deparse.txt:1192:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_585[] = { /* AlterStatsStmt.stxstattarget (schema/pg17/deparse.txt:1182:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_591[] = { /* AlterStatsStmt.stxstattarget (schema/pg17/deparse.txt:1194:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x10,0x0c,
 };
-static const uint8_t contract_kinds_588[] = { /* CreateFunctionStmt.funcname (schema/pg17/deparse.txt:1188:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_594[] = { /* CreateFunctionStmt.funcname (schema/pg17/deparse.txt:1200:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_590[] = { /* CreateFunctionStmt.parameters (schema/pg17/deparse.txt:1192:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_596[] = { /* CreateFunctionStmt.parameters (schema/pg17/deparse.txt:1204:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x48,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_592[] = { /* CreateFunctionStmt.options (schema/pg17/deparse.txt:1196:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_598[] = { /* CreateFunctionStmt.options (schema/pg17/deparse.txt:1208:28): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_593[] = { /* CreateFunctionStmt.sql_body (schema/pg17/deparse.txt:1198:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_599[] = { /* CreateFunctionStmt.sql_body (schema/pg17/deparse.txt:1210:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0e,
 };
-static const uint8_t contract_kinds_595[] = { /* FunctionParameter.defexpr (schema/pg17/deparse.txt:1202:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_601[] = { /* FunctionParameter.defexpr (schema/pg17/deparse.txt:1214:27): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_599[] = { /* AlterFunctionStmt.actions (schema/pg17/deparse.txt:1210:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_605[] = { /* AlterFunctionStmt.actions (schema/pg17/deparse.txt:1222:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_602[] = { /* DoStmt.args (schema/pg17/deparse.txt:1216:13): the kinds allowed, by tag */
+static const uint8_t contract_kinds_608[] = { /* DoStmt.args (schema/pg17/deparse.txt:1228:13): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_604[] = { /* RenameStmt.object (schema/pg17/deparse.txt:1220:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_610[] = { /* RenameStmt.object (schema/pg17/deparse.txt:1232:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0e,
 };
-static const uint8_t contract_kinds_606[] = { /* AlterObjectDependsStmt.object (schema/pg17/deparse.txt:1224:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_612[] = { /* AlterObjectDependsStmt.object (schema/pg17/deparse.txt:1236:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0e,
 };
-static const uint8_t contract_kinds_608[] = { /* AlterObjectSchemaStmt.object (schema/pg17/deparse.txt:1228:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_614[] = { /* AlterObjectSchemaStmt.object (schema/pg17/deparse.txt:1240:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0e,
 };
-static const uint8_t contract_kinds_611[] = { /* AlterOwnerStmt.object (schema/pg17/deparse.txt:1234:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_617[] = { /* AlterOwnerStmt.object (schema/pg17/deparse.txt:1246:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0xb0,0x0e,
 };
-static const uint8_t contract_kinds_616[] = { /* AlterOperatorStmt.options (schema/pg17/deparse.txt:1244:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_622[] = { /* AlterOperatorStmt.options (schema/pg17/deparse.txt:1256:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_619[] = { /* AlterTypeStmt.typeName (schema/pg17/deparse.txt:1250:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_625[] = { /* AlterTypeStmt.typeName (schema/pg17/deparse.txt:1262:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_622[] = { /* AlterTypeStmt.options (schema/pg17/deparse.txt:1256:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_628[] = { /* AlterTypeStmt.options (schema/pg17/deparse.txt:1268:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_625[] = { /* RuleStmt.whereClause (schema/pg17/deparse.txt:1262:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_631[] = { /* RuleStmt.whereClause (schema/pg17/deparse.txt:1274:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_627[] = { /* RuleStmt.actions (schema/pg17/deparse.txt:1266:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_633[] = { /* RuleStmt.actions (schema/pg17/deparse.txt:1278:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x79,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x01,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_631[] = { /* TransactionStmt.options (schema/pg17/deparse.txt:1274:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_637[] = { /* TransactionStmt.options (schema/pg17/deparse.txt:1286:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_634[] = { /* CompositeTypeStmt.coldeflist (schema/pg17/deparse.txt:1280:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_640[] = { /* CompositeTypeStmt.coldeflist (schema/pg17/deparse.txt:1292:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x40,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_637[] = { /* CreateEnumStmt.typeName (schema/pg17/deparse.txt:1286:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_643[] = { /* CreateEnumStmt.typeName (schema/pg17/deparse.txt:1298:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_639[] = { /* CreateEnumStmt.vals (schema/pg17/deparse.txt:1290:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_645[] = { /* CreateEnumStmt.vals (schema/pg17/deparse.txt:1302:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_642[] = { /* CreateRangeStmt.typeName (schema/pg17/deparse.txt:1296:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_648[] = { /* CreateRangeStmt.typeName (schema/pg17/deparse.txt:1308:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_645[] = { /* CreateRangeStmt.params (schema/pg17/deparse.txt:1302:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_651[] = { /* CreateRangeStmt.params (schema/pg17/deparse.txt:1314:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_648[] = { /* AlterEnumStmt.typeName (schema/pg17/deparse.txt:1308:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_654[] = { /* AlterEnumStmt.typeName (schema/pg17/deparse.txt:1320:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_652[] = { /* ViewStmt.aliases (schema/pg17/deparse.txt:1316:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_658[] = { /* ViewStmt.aliases (schema/pg17/deparse.txt:1328:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_654[] = { /* ViewStmt.query (schema/pg17/deparse.txt:1320:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_660[] = { /* ViewStmt.query (schema/pg17/deparse.txt:1332:16): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_656[] = { /* ViewStmt.options (schema/pg17/deparse.txt:1324:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_662[] = { /* ViewStmt.options (schema/pg17/deparse.txt:1336:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_660[] = { /* CreatedbStmt.options (schema/pg17/deparse.txt:1332:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_666[] = { /* CreatedbStmt.options (schema/pg17/deparse.txt:1344:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_663[] = { /* AlterDatabaseStmt.options (schema/pg17/deparse.txt:1338:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_669[] = { /* AlterDatabaseStmt.options (schema/pg17/deparse.txt:1350:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_668[] = { /* DropdbStmt.options (schema/pg17/deparse.txt:1348:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_674[] = { /* DropdbStmt.options (schema/pg17/deparse.txt:1360:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_671[] = { /* ClusterStmt.params (schema/pg17/deparse.txt:1354:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_677[] = { /* ClusterStmt.params (schema/pg17/deparse.txt:1366:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_673[] = { /* VacuumStmt.options (schema/pg17/deparse.txt:1358:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_679[] = { /* VacuumStmt.options (schema/pg17/deparse.txt:1370:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_675[] = { /* VacuumStmt.rels (schema/pg17/deparse.txt:1362:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_681[] = { /* VacuumStmt.rels (schema/pg17/deparse.txt:1374:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x04,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_678[] = { /* VacuumRelation.va_cols (schema/pg17/deparse.txt:1368:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_684[] = { /* VacuumRelation.va_cols (schema/pg17/deparse.txt:1380:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_680[] = { /* ExplainStmt.query (schema/pg17/deparse.txt:1372:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_686[] = { /* ExplainStmt.query (schema/pg17/deparse.txt:1384:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0xf9,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x40,0x01,0x00,0x00,0x30,0x80,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_682[] = { /* ExplainStmt.options (schema/pg17/deparse.txt:1376:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_688[] = { /* ExplainStmt.options (schema/pg17/deparse.txt:1388:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_684[] = { /* CreateTableAsStmt.query (schema/pg17/deparse.txt:1380:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_690[] = { /* CreateTableAsStmt.query (schema/pg17/deparse.txt:1392:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x80,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_689[] = { /* LockStmt.relations (schema/pg17/deparse.txt:1390:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_695[] = { /* LockStmt.relations (schema/pg17/deparse.txt:1402:20): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_691[] = { /* ConstraintsSetStmt.constraints (schema/pg17/deparse.txt:1394:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_697[] = { /* ConstraintsSetStmt.constraints (schema/pg17/deparse.txt:1406:32): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_693[] = { /* ReindexStmt.params (schema/pg17/deparse.txt:1398:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_699[] = { /* ReindexStmt.params (schema/pg17/deparse.txt:1410:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_696[] = { /* CreateConversionStmt.conversion_name (schema/pg17/deparse.txt:1404:38): the kinds allowed, by tag */
+static const uint8_t contract_kinds_702[] = { /* CreateConversionStmt.conversion_name (schema/pg17/deparse.txt:1416:38): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_701[] = { /* CreateConversionStmt.func_name (schema/pg17/deparse.txt:1414:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_707[] = { /* CreateConversionStmt.func_name (schema/pg17/deparse.txt:1426:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_708[] = { /* PrepareStmt.argtypes (schema/pg17/deparse.txt:1428:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_714[] = { /* PrepareStmt.argtypes (schema/pg17/deparse.txt:1440:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_710[] = { /* PrepareStmt.query (schema/pg17/deparse.txt:1432:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_716[] = { /* PrepareStmt.query (schema/pg17/deparse.txt:1444:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0xf9,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_713[] = { /* ExecuteStmt.params (schema/pg17/deparse.txt:1438:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_719[] = { /* ExecuteStmt.params (schema/pg17/deparse.txt:1450:20): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_716[] = { /* DropOwnedStmt.roles (schema/pg17/deparse.txt:1444:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_722[] = { /* DropOwnedStmt.roles (schema/pg17/deparse.txt:1456:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_719[] = { /* ReassignOwnedStmt.roles (schema/pg17/deparse.txt:1450:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_725[] = { /* ReassignOwnedStmt.roles (schema/pg17/deparse.txt:1462:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_723[] = { /* AlterTSDictionaryStmt.dictname (schema/pg17/deparse.txt:1458:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_729[] = { /* AlterTSDictionaryStmt.dictname (schema/pg17/deparse.txt:1470:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_726[] = { /* AlterTSDictionaryStmt.options (schema/pg17/deparse.txt:1464:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_732[] = { /* AlterTSDictionaryStmt.options (schema/pg17/deparse.txt:1476:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_729[] = { /* AlterTSConfigurationStmt.cfgname (schema/pg17/deparse.txt:1470:34): the kinds allowed, by tag */
+static const uint8_t contract_kinds_735[] = { /* AlterTSConfigurationStmt.cfgname (schema/pg17/deparse.txt:1482:34): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_731[] = { /* AlterTSConfigurationStmt.tokentype (schema/pg17/deparse.txt:1474:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_737[] = { /* AlterTSConfigurationStmt.tokentype (schema/pg17/deparse.txt:1486:36): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_733[] = { /* AlterTSConfigurationStmt.dicts (schema/pg17/deparse.txt:1478:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_739[] = { /* AlterTSConfigurationStmt.dicts (schema/pg17/deparse.txt:1490:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0e,
 };
-static const uint8_t contract_kinds_735[] = { /* PublicationTable.whereClause (schema/pg17/deparse.txt:1482:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_741[] = { /* PublicationTable.whereClause (schema/pg17/deparse.txt:1494:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_737[] = { /* PublicationTable.columns (schema/pg17/deparse.txt:1486:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_743[] = { /* PublicationTable.columns (schema/pg17/deparse.txt:1498:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_740[] = { /* CreatePublicationStmt.options (schema/pg17/deparse.txt:1492:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_746[] = { /* CreatePublicationStmt.options (schema/pg17/deparse.txt:1504:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_742[] = { /* CreatePublicationStmt.pubobjects (schema/pg17/deparse.txt:1496:34): the kinds allowed, by tag */
+static const uint8_t contract_kinds_748[] = { /* CreatePublicationStmt.pubobjects (schema/pg17/deparse.txt:1508:34): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x60,0x00,0x0c,
 };
-static const uint8_t contract_kinds_745[] = { /* AlterPublicationStmt.options (schema/pg17/deparse.txt:1502:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_751[] = { /* AlterPublicationStmt.options (schema/pg17/deparse.txt:1514:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_747[] = { /* AlterPublicationStmt.pubobjects (schema/pg17/deparse.txt:1506:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_753[] = { /* AlterPublicationStmt.pubobjects (schema/pg17/deparse.txt:1518:33): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x60,0x00,0x0c,
 };
-static const uint8_t contract_kinds_751[] = { /* CreateSubscriptionStmt.publication (schema/pg17/deparse.txt:1514:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_757[] = { /* CreateSubscriptionStmt.publication (schema/pg17/deparse.txt:1526:36): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_753[] = { /* CreateSubscriptionStmt.options (schema/pg17/deparse.txt:1518:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_759[] = { /* CreateSubscriptionStmt.options (schema/pg17/deparse.txt:1530:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_756[] = { /* AlterSubscriptionStmt.publication (schema/pg17/deparse.txt:1524:35): the kinds allowed, by tag */
+static const uint8_t contract_kinds_762[] = { /* AlterSubscriptionStmt.publication (schema/pg17/deparse.txt:1536:35): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_758[] = { /* AlterSubscriptionStmt.options (schema/pg17/deparse.txt:1528:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_764[] = { /* AlterSubscriptionStmt.options (schema/pg17/deparse.txt:1540:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
 /* ---- End rule operands ---- */
@@ -1101,600 +1110,606 @@ static const ContractRule contract_rules[] = {
 	{ 98, 5, false, false, 0, CONTRACT_KINDS(163), false, -1, "", "schema/pg17/deparse.txt:338:23"},
 	{ 99, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:340:17"},
 	{ 99, 2, false, false, 0, CONTRACT_KINDS(165), false, -1, "", "schema/pg17/deparse.txt:342:13"},
-	{ 99, 2, false, false, 0, CONTRACT_KINDS(166), false, -1, "", "schema/pg17/deparse.txt:344:13"},
-	{ 100, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:346:27"},
-	{ 100, 0, false, false, 0, CONTRACT_KINDS(168), false, -1, "", "schema/pg17/deparse.txt:348:27"},
-	{ 101, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:350:19"},
-	{ 101, 1, false, false, 0, CONTRACT_KINDS(170), false, -1, "", "schema/pg17/deparse.txt:352:19"},
-	{ 101, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:354:24"},
-	{ 102, 1, false, false, 0, CONTRACT_KINDS(172), false, -1, "", "schema/pg17/deparse.txt:356:20"},
-	{ 102, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:358:25"},
-	{ 102, 2, false, false, 0, CONTRACT_KINDS(174), false, -1, "", "schema/pg17/deparse.txt:360:25"},
-	{ 102, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:362:23"},
-	{ 102, 3, false, false, 0, CONTRACT_KINDS(176), false, -1, "", "schema/pg17/deparse.txt:364:23"},
-	{ 103, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:366:27"},
-	{ 103, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:368:27"},
-	{ 103, 1, false, false, 0, CONTRACT_KINDS(179), false, -1, "", "schema/pg17/deparse.txt:370:27"},
-	{ 104, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:372:31"},
-	{ 104, 4, false, false, 0, CONTRACT_KINDS(181), false, -1, "", "schema/pg17/deparse.txt:374:31"},
-	{ 104, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:376:32"},
-	{ 104, 5, false, false, 0, CONTRACT_KINDS(183), false, -1, "", "schema/pg17/deparse.txt:378:32"},
-	{ 104, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:380:32"},
-	{ 104, 6, false, false, 0, CONTRACT_KINDS(185), false, -1, "", "schema/pg17/deparse.txt:382:32"},
-	{ 107, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:384:19"},
-	{ 114, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:386:21"},
-	{ 114, 1, false, false, 0, CONTRACT_KINDS(188), false, -1, "", "schema/pg17/deparse.txt:388:21"},
-	{ 117, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:390:17"},
-	{ 117, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:392:17"},
-	{ 117, 0, false, false, 0, CONTRACT_KINDS(191), false, -1, "", "schema/pg17/deparse.txt:394:17"},
-	{ 118, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:396:25"},
-	{ 118, 0, false, false, 0, CONTRACT_KINDS(193), false, -1, "", "schema/pg17/deparse.txt:398:25"},
-	{ 118, 1, false, false, 0, CONTRACT_KINDS(194), false, -1, "", "schema/pg17/deparse.txt:400:26"},
-	{ 119, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:402:30"},
-	{ 119, 2, false, false, 0, CONTRACT_KINDS(196), false, -1, "", "schema/pg17/deparse.txt:404:30"},
-	{ 119, 3, false, false, 0, CONTRACT_KINDS(197), false, -1, "", "schema/pg17/deparse.txt:406:31"},
-	{ 120, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:408:33"},
-	{ 120, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:410:33"},
-	{ 120, 0, false, false, 0, CONTRACT_KINDS(200), false, -1, "", "schema/pg17/deparse.txt:412:33"},
-	{ 120, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:414:35"},
-	{ 121, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:416:31"},
-	{ 121, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:418:31"},
-	{ 121, 0, false, false, 0, CONTRACT_KINDS(204), false, -1, "", "schema/pg17/deparse.txt:420:31"},
-	{ 121, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:422:34"},
-	{ 121, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:424:33"},
-	{ 121, 2, false, false, 0, CONTRACT_KINDS(207), false, -1, "", "schema/pg17/deparse.txt:426:33"},
-	{ 121, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:428:35"},
-	{ 121, 3, false, false, 0, CONTRACT_KINDS(209), false, -1, "", "schema/pg17/deparse.txt:430:35"},
-	{ 121, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:432:34"},
-	{ 122, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:434:25"},
-	{ 122, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:436:31"},
-	{ 122, 1, false, false, 0, CONTRACT_KINDS(213), false, -1, "", "schema/pg17/deparse.txt:438:31"},
-	{ 122, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:440:26"},
-	{ 122, 3, false, false, 0, CONTRACT_KINDS(215), false, -1, "", "schema/pg17/deparse.txt:442:26"},
-	{ 123, 3, false, false, 0, CONTRACT_KINDS(216), false, -1, "", "schema/pg17/deparse.txt:444:27"},
-	{ 123, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:446:29"},
-	{ 123, 4, false, false, 0, CONTRACT_KINDS(218), false, -1, "", "schema/pg17/deparse.txt:448:29"},
-	{ 123, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:450:24"},
-	{ 123, 5, false, false, 0, CONTRACT_KINDS(220), false, -1, "", "schema/pg17/deparse.txt:452:24"},
-	{ 124, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:454:24"},
-	{ 125, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:456:22"},
-	{ 125, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:458:22"},
-	{ 126, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:460:18"},
-	{ 126, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:462:19"},
-	{ 127, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:464:27"},
-	{ 127, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:466:23"},
-	{ 127, 3, false, false, 0, CONTRACT_KINDS(228), false, -1, "", "schema/pg17/deparse.txt:468:23"},
-	{ 127, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:470:22"},
-	{ 127, 4, false, false, 0, CONTRACT_KINDS(230), false, -1, "", "schema/pg17/deparse.txt:472:22"},
-	{ 128, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:474:26"},
-	{ 128, 0, false, false, 0, CONTRACT_KINDS(232), false, -1, "", "schema/pg17/deparse.txt:476:26"},
-	{ 129, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:478:24"},
-	{ 129, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:480:20"},
-	{ 129, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:482:19"},
-	{ 129, 2, false, false, 0, CONTRACT_KINDS(236), false, -1, "", "schema/pg17/deparse.txt:484:19"},
-	{ 129, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:486:19"},
-	{ 129, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:488:19"},
-	{ 129, 3, false, false, 0, CONTRACT_KINDS(239), false, -1, "", "schema/pg17/deparse.txt:490:19"},
-	{ 130, 7, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:492:25"},
-	{ 130, 7, false, false, 0, CONTRACT_KINDS(241), false, -1, "", "schema/pg17/deparse.txt:494:25"},
-	{ 131, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:496:18"},
-	{ 131, 0, false, false, 0, CONTRACT_KINDS(243), false, -1, "", "schema/pg17/deparse.txt:498:18"},
-	{ 131, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:500:20"},
-	{ 132, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:502:20"},
-	{ 133, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:504:21"},
-	{ 133, 0, false, false, 0, CONTRACT_KINDS(247), false, -1, "", "schema/pg17/deparse.txt:506:21"},
-	{ 134, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:508:24"},
-	{ 135, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:510:29"},
-	{ 135, 0, false, false, 0, CONTRACT_KINDS(250), false, -1, "", "schema/pg17/deparse.txt:512:29"},
-	{ 136, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:514:28"},
-	{ 136, 0, false, false, 0, CONTRACT_KINDS(252), false, -1, "", "schema/pg17/deparse.txt:516:28"},
-	{ 138, 1, false, false, 0, CONTRACT_KINDS(253), false, -1, "", "schema/pg17/deparse.txt:518:31"},
-	{ 138, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:520:30"},
-	{ 138, 2, false, false, 0, CONTRACT_KINDS(255), false, -1, "", "schema/pg17/deparse.txt:522:30"},
-	{ 139, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:524:27"},
-	{ 139, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:526:19"},
-	{ 140, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:528:26"},
-	{ 140, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:530:18"},
-	{ 142, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:532:21"},
-	{ 142, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:534:17"},
-	{ 142, 1, false, false, 0, CONTRACT_KINDS(262), false, -1, "", "schema/pg17/deparse.txt:536:17"},
-	{ 142, 2, false, false, 0, CONTRACT_KINDS(263), false, -1, "", "schema/pg17/deparse.txt:538:24"},
-	{ 142, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:540:27"},
-	{ 142, 4, false, false, 0, CONTRACT_KINDS(265), false, -1, "", "schema/pg17/deparse.txt:542:27"},
-	{ 143, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:544:21"},
-	{ 143, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:546:25"},
-	{ 143, 1, false, false, 0, CONTRACT_KINDS(268), false, -1, "", "schema/pg17/deparse.txt:548:25"},
-	{ 143, 2, false, false, 0, CONTRACT_KINDS(269), false, -1, "", "schema/pg17/deparse.txt:550:25"},
-	{ 143, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:552:27"},
-	{ 143, 3, false, false, 0, CONTRACT_KINDS(271), false, -1, "", "schema/pg17/deparse.txt:554:27"},
-	{ 144, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:556:21"},
-	{ 144, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:558:24"},
-	{ 144, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:560:24"},
-	{ 144, 1, false, false, 0, CONTRACT_KINDS(275), false, -1, "", "schema/pg17/deparse.txt:562:24"},
-	{ 144, 2, false, false, 0, CONTRACT_KINDS(276), false, -1, "", "schema/pg17/deparse.txt:564:25"},
-	{ 144, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:566:24"},
-	{ 144, 3, false, false, 0, CONTRACT_KINDS(278), false, -1, "", "schema/pg17/deparse.txt:568:24"},
-	{ 144, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:570:27"},
-	{ 144, 4, false, false, 0, CONTRACT_KINDS(280), false, -1, "", "schema/pg17/deparse.txt:572:27"},
-	{ 145, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:574:20"},
-	{ 145, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:576:27"},
-	{ 145, 1, false, false, 0, CONTRACT_KINDS(283), false, -1, "", "schema/pg17/deparse.txt:578:27"},
-	{ 145, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:580:26"},
-	{ 145, 2, false, false, 0, CONTRACT_KINDS(285), false, -1, "", "schema/pg17/deparse.txt:582:26"},
-	{ 145, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:584:30"},
-	{ 145, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:586:30"},
-	{ 145, 3, false, false, 0, CONTRACT_KINDS(288), false, -1, "", "schema/pg17/deparse.txt:588:30"},
-	{ 145, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:590:26"},
-	{ 145, 4, false, false, 0, CONTRACT_KINDS(290), false, -1, "", "schema/pg17/deparse.txt:592:26"},
-	{ 146, 0, false, false, 0, CONTRACT_KINDS(291), false, -1, "", "schema/pg17/deparse.txt:594:28"},
-	{ 146, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:596:24"},
-	{ 146, 2, false, false, 0, CONTRACT_KINDS(293), false, -1, "", "schema/pg17/deparse.txt:598:24"},
-	{ 146, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:600:24"},
-	{ 146, 3, false, false, 0, CONTRACT_KINDS(295), false, -1, "", "schema/pg17/deparse.txt:602:24"},
-	{ 146, 4, false, false, 0, CONTRACT_KINDS(296), false, -1, "", "schema/pg17/deparse.txt:604:25"},
-	{ 146, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:606:25"},
-	{ 146, 5, false, false, 0, CONTRACT_KINDS(298), false, -1, "", "schema/pg17/deparse.txt:608:25"},
-	{ 146, 7, false, false, 0, CONTRACT_KINDS(299), false, -1, "", "schema/pg17/deparse.txt:610:26"},
-	{ 146, 8, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:612:26"},
-	{ 146, 8, false, false, 0, CONTRACT_KINDS(301), false, -1, "", "schema/pg17/deparse.txt:614:26"},
-	{ 146, 9, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:616:25"},
-	{ 146, 9, false, false, 0, CONTRACT_KINDS(303), false, -1, "", "schema/pg17/deparse.txt:618:25"},
-	{ 146, 10, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:620:24"},
-	{ 146, 10, false, false, 0, CONTRACT_KINDS(305), false, -1, "", "schema/pg17/deparse.txt:622:24"},
-	{ 146, 11, false, false, 0, CONTRACT_KINDS(306), false, -1, "", "schema/pg17/deparse.txt:624:25"},
-	{ 146, 12, false, false, 0, CONTRACT_KINDS(307), false, -1, "", "schema/pg17/deparse.txt:626:24"},
-	{ 146, 14, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:628:27"},
-	{ 146, 14, false, false, 0, CONTRACT_KINDS(309), false, -1, "", "schema/pg17/deparse.txt:630:27"},
-	{ 148, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:632:22"},
-	{ 148, 0, false, false, 0, CONTRACT_KINDS(311), false, -1, "", "schema/pg17/deparse.txt:634:22"},
-	{ 150, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:636:30"},
-	{ 150, 2, false, false, 0, CONTRACT_KINDS(313), false, -1, "", "schema/pg17/deparse.txt:638:30"},
-	{ 151, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:640:25"},
-	{ 151, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:642:21"},
-	{ 151, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:644:21"},
-	{ 151, 1, false, false, 0, CONTRACT_KINDS(317), false, -1, "", "schema/pg17/deparse.txt:646:21"},
-	{ 152, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:648:35"},
-	{ 153, 4, false, false, 0, CONTRACT_KINDS(319), false, -1, "", "schema/pg17/deparse.txt:650:19"},
-	{ 154, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:652:29"},
-	{ 154, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:654:29"},
-	{ 154, 0, false, false, 0, CONTRACT_KINDS(322), false, -1, "", "schema/pg17/deparse.txt:656:29"},
-	{ 155, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:658:25"},
-	{ 155, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:660:27"},
-	{ 155, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:662:27"},
-	{ 155, 1, false, false, 0, CONTRACT_KINDS(326), false, -1, "", "schema/pg17/deparse.txt:664:27"},
-	{ 155, 3, false, false, 0, CONTRACT_KINDS(327), false, -1, "", "schema/pg17/deparse.txt:666:21"},
-	{ 156, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:668:19"},
-	{ 156, 3, false, false, 0, CONTRACT_KINDS(329), false, -1, "", "schema/pg17/deparse.txt:670:19"},
-	{ 156, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:672:22"},
-	{ 156, 4, false, false, 0, CONTRACT_KINDS(331), false, -1, "", "schema/pg17/deparse.txt:674:22"},
-	{ 156, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:676:20"},
-	{ 156, 5, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:678:20"},
-	{ 156, 5, false, false, 0, CONTRACT_KINDS(334), false, -1, "", "schema/pg17/deparse.txt:680:20"},
-	{ 157, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:682:24"},
-	{ 157, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:684:24"},
-	{ 157, 0, false, false, 0, CONTRACT_KINDS(337), false, -1, "", "schema/pg17/deparse.txt:686:24"},
-	{ 157, 1, false, false, 0, CONTRACT_KINDS(338), false, -1, "", "schema/pg17/deparse.txt:688:24"},
-	{ 157, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:690:28"},
-	{ 157, 2, false, false, 0, CONTRACT_KINDS(340), false, -1, "", "schema/pg17/deparse.txt:692:28"},
-	{ 158, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:694:17"},
-	{ 158, 1, false, false, 0, CONTRACT_KINDS(342), false, -1, "", "schema/pg17/deparse.txt:696:17"},
-	{ 159, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:698:29"},
-	{ 159, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:700:29"},
-	{ 159, 0, false, false, 0, CONTRACT_KINDS(345), false, -1, "", "schema/pg17/deparse.txt:702:29"},
-	{ 159, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:704:29"},
-	{ 159, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:706:29"},
-	{ 159, 1, false, false, 0, CONTRACT_KINDS(348), false, -1, "", "schema/pg17/deparse.txt:708:29"},
-	{ 159, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:710:19"},
-	{ 159, 3, false, false, 0, CONTRACT_KINDS(350), false, -1, "", "schema/pg17/deparse.txt:712:19"},
-	{ 160, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:714:36"},
-	{ 160, 0, false, false, 0, CONTRACT_KINDS(352), false, -1, "", "schema/pg17/deparse.txt:716:36"},
-	{ 160, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:718:35"},
-	{ 161, 1, false, false, 0, CONTRACT_KINDS(354), false, -1, "", "schema/pg17/deparse.txt:720:16"},
-	{ 161, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:722:16"},
-	{ 161, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:724:18"},
-	{ 161, 2, false, false, 0, CONTRACT_KINDS(357), false, -1, "", "schema/pg17/deparse.txt:726:18"},
-	{ 161, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:728:18"},
-	{ 161, 6, false, false, 0, CONTRACT_KINDS(359), false, -1, "", "schema/pg17/deparse.txt:730:18"},
-	{ 161, 6, false, false, 0, CONTRACT_KINDS(360), false, -1, "", "schema/pg17/deparse.txt:732:18"},
-	{ 161, 7, false, false, 0, CONTRACT_KINDS(361), false, -1, "", "schema/pg17/deparse.txt:734:23"},
-	{ 162, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:736:22"},
-	{ 162, 2, false, false, 0, CONTRACT_KINDS(363), false, -1, "", "schema/pg17/deparse.txt:738:22"},
-	{ 162, 2, false, false, 0, CONTRACT_KINDS(364), false, -1, "", "schema/pg17/deparse.txt:740:22"},
-	{ 163, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:742:23"},
-	{ 164, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:744:21"},
-	{ 164, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:746:23"},
-	{ 164, 1, false, false, 0, CONTRACT_KINDS(368), false, -1, "", "schema/pg17/deparse.txt:748:23"},
-	{ 164, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:750:26"},
-	{ 164, 2, false, false, 0, CONTRACT_KINDS(370), false, -1, "", "schema/pg17/deparse.txt:752:26"},
-	{ 164, 7, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:754:20"},
-	{ 164, 7, false, false, 0, CONTRACT_KINDS(372), false, -1, "", "schema/pg17/deparse.txt:756:20"},
-	{ 165, 7, false, false, 0, CONTRACT_KINDS(373), false, -1, "", "schema/pg17/deparse.txt:758:21"},
-	{ 165, 12, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:760:17"},
-	{ 165, 12, false, false, 0, CONTRACT_KINDS(375), false, -1, "", "schema/pg17/deparse.txt:762:17"},
-	{ 165, 14, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:764:23"},
-	{ 165, 14, false, false, 0, CONTRACT_KINDS(377), false, -1, "", "schema/pg17/deparse.txt:766:23"},
-	{ 165, 15, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:768:20"},
-	{ 165, 15, false, false, 0, CONTRACT_KINDS(379), false, -1, "", "schema/pg17/deparse.txt:770:20"},
-	{ 165, 22, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:772:21"},
-	{ 165, 22, false, false, 0, CONTRACT_KINDS(381), false, -1, "", "schema/pg17/deparse.txt:774:21"},
-	{ 165, 23, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:776:21"},
-	{ 165, 23, false, false, 0, CONTRACT_KINDS(383), false, -1, "", "schema/pg17/deparse.txt:778:21"},
-	{ 166, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:780:37"},
-	{ 166, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:782:30"},
-	{ 166, 3, false, false, 0, CONTRACT_KINDS(386), false, -1, "", "schema/pg17/deparse.txt:784:30"},
-	{ 167, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:786:35"},
-	{ 168, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:788:43"},
-	{ 168, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:790:36"},
-	{ 168, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:792:36"},
-	{ 168, 1, false, false, 0, CONTRACT_KINDS(391), false, -1, "", "schema/pg17/deparse.txt:794:36"},
-	{ 169, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:796:43"},
-	{ 169, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:798:29"},
-	{ 169, 2, false, false, 0, CONTRACT_KINDS(394), false, -1, "", "schema/pg17/deparse.txt:800:29"},
-	{ 169, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:802:42"},
-	{ 170, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:804:29"},
-	{ 170, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:806:29"},
-	{ 170, 2, false, false, 0, CONTRACT_KINDS(398), false, -1, "", "schema/pg17/deparse.txt:808:29"},
-	{ 171, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:810:28"},
-	{ 171, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:812:28"},
-	{ 171, 1, false, false, 0, CONTRACT_KINDS(401), false, -1, "", "schema/pg17/deparse.txt:814:28"},
-	{ 172, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:816:36"},
-	{ 172, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:818:35"},
-	{ 172, 3, false, false, 0, CONTRACT_KINDS(404), false, -1, "", "schema/pg17/deparse.txt:820:35"},
-	{ 173, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:822:23"},
-	{ 173, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:824:28"},
-	{ 173, 1, false, false, 0, CONTRACT_KINDS(407), false, -1, "", "schema/pg17/deparse.txt:826:28"},
-	{ 173, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:828:23"},
-	{ 173, 2, false, false, 0, CONTRACT_KINDS(409), false, -1, "", "schema/pg17/deparse.txt:830:23"},
-	{ 174, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:832:22"},
-	{ 174, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:834:27"},
-	{ 174, 1, false, false, 0, CONTRACT_KINDS(412), false, -1, "", "schema/pg17/deparse.txt:836:27"},
-	{ 174, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:838:22"},
-	{ 174, 2, false, false, 0, CONTRACT_KINDS(414), false, -1, "", "schema/pg17/deparse.txt:840:22"},
-	{ 175, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:842:36"},
-	{ 175, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:844:33"},
-	{ 175, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:846:33"},
-	{ 175, 5, false, false, 0, CONTRACT_KINDS(418), false, -1, "", "schema/pg17/deparse.txt:848:33"},
-	{ 176, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:850:35"},
-	{ 176, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:852:32"},
-	{ 176, 2, false, false, 0, CONTRACT_KINDS(421), false, -1, "", "schema/pg17/deparse.txt:854:32"},
-	{ 177, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:856:34"},
-	{ 177, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:858:35"},
-	{ 177, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:860:32"},
-	{ 177, 2, false, false, 0, CONTRACT_KINDS(425), false, -1, "", "schema/pg17/deparse.txt:862:32"},
-	{ 178, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:864:28"},
-	{ 178, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:866:34"},
-	{ 178, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:868:31"},
-	{ 178, 3, false, false, 0, CONTRACT_KINDS(429), false, -1, "", "schema/pg17/deparse.txt:870:31"},
-	{ 179, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:872:27"},
-	{ 179, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:874:33"},
-	{ 179, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:876:30"},
-	{ 179, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:878:30"},
-	{ 179, 2, false, false, 0, CONTRACT_KINDS(434), false, -1, "", "schema/pg17/deparse.txt:880:30"},
-	{ 180, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:882:26"},
-	{ 180, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:884:32"},
-	{ 181, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:886:37"},
-	{ 181, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:888:39"},
-	{ 181, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:890:38"},
-	{ 181, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:892:36"},
-	{ 181, 4, false, false, 0, CONTRACT_KINDS(441), false, -1, "", "schema/pg17/deparse.txt:894:36"},
-	{ 181, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:896:33"},
-	{ 181, 5, false, false, 0, CONTRACT_KINDS(443), false, -1, "", "schema/pg17/deparse.txt:898:33"},
-	{ 182, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:900:30"},
-	{ 182, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:902:24"},
-	{ 182, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:904:27"},
-	{ 182, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:906:24"},
-	{ 182, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:908:24"},
-	{ 182, 4, false, false, 0, CONTRACT_KINDS(449), false, -1, "", "schema/pg17/deparse.txt:910:24"},
-	{ 182, 5, false, false, 0, CONTRACT_KINDS(450), false, -1, "", "schema/pg17/deparse.txt:912:23"},
-	{ 182, 6, false, false, 0, CONTRACT_KINDS(451), false, -1, "", "schema/pg17/deparse.txt:914:29"},
-	{ 183, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:916:29"},
-	{ 183, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:918:23"},
-	{ 183, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:920:23"},
-	{ 183, 2, false, false, 0, CONTRACT_KINDS(455), false, -1, "", "schema/pg17/deparse.txt:922:23"},
-	{ 183, 3, false, false, 0, CONTRACT_KINDS(456), false, -1, "", "schema/pg17/deparse.txt:924:22"},
-	{ 183, 4, false, false, 0, CONTRACT_KINDS(457), false, -1, "", "schema/pg17/deparse.txt:926:28"},
-	{ 184, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:928:21"},
-	{ 184, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:930:27"},
-	{ 184, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:932:27"},
-	{ 184, 1, false, false, 0, CONTRACT_KINDS(461), false, -1, "", "schema/pg17/deparse.txt:934:27"},
-	{ 184, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:936:21"},
-	{ 185, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:938:25"},
-	{ 185, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:940:25"},
-	{ 185, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:942:25"},
-	{ 185, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:944:25"},
-	{ 185, 4, false, false, 0, CONTRACT_KINDS(467), false, -1, "", "schema/pg17/deparse.txt:946:25"},
-	{ 185, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:948:21"},
-	{ 185, 5, false, false, 0, CONTRACT_KINDS(469), false, -1, "", "schema/pg17/deparse.txt:950:21"},
-	{ 185, 9, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:952:24"},
-	{ 185, 9, false, false, 0, CONTRACT_KINDS(471), false, -1, "", "schema/pg17/deparse.txt:954:24"},
-	{ 185, 10, false, false, 0, CONTRACT_KINDS(472), false, -1, "", "schema/pg17/deparse.txt:956:28"},
-	{ 185, 11, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:958:32"},
-	{ 185, 11, false, false, 0, CONTRACT_KINDS(474), false, -1, "", "schema/pg17/deparse.txt:960:32"},
-	{ 186, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:962:30"},
-	{ 186, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:964:31"},
-	{ 186, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:966:32"},
-	{ 186, 2, false, false, 0, CONTRACT_KINDS(478), false, -1, "", "schema/pg17/deparse.txt:968:32"},
-	{ 186, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:970:30"},
-	{ 186, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:972:30"},
-	{ 186, 3, false, false, 0, CONTRACT_KINDS(481), false, -1, "", "schema/pg17/deparse.txt:974:30"},
-	{ 187, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:976:29"},
-	{ 187, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:978:30"},
-	{ 188, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:980:24"},
-	{ 188, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:982:27"},
-	{ 188, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:984:27"},
-	{ 188, 2, false, false, 0, CONTRACT_KINDS(487), false, -1, "", "schema/pg17/deparse.txt:986:27"},
-	{ 188, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:988:26"},
-	{ 188, 3, false, false, 0, CONTRACT_KINDS(489), false, -1, "", "schema/pg17/deparse.txt:990:26"},
-	{ 188, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:992:29"},
-	{ 188, 4, false, false, 0, CONTRACT_KINDS(491), false, -1, "", "schema/pg17/deparse.txt:994:29"},
-	{ 189, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:996:21"},
-	{ 189, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:998:24"},
-	{ 189, 2, false, false, 0, CONTRACT_KINDS(494), false, -1, "", "schema/pg17/deparse.txt:1000:24"},
-	{ 190, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1002:20"},
-	{ 190, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1004:23"},
-	{ 190, 1, false, false, 0, CONTRACT_KINDS(497), false, -1, "", "schema/pg17/deparse.txt:1006:23"},
-	{ 191, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1008:26"},
-	{ 192, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1010:20"},
-	{ 192, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1012:20"},
-	{ 192, 0, false, false, 0, CONTRACT_KINDS(501), false, -1, "", "schema/pg17/deparse.txt:1014:20"},
-	{ 193, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1016:24"},
-	{ 193, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1018:23"},
-	{ 193, 1, false, false, 0, CONTRACT_KINDS(504), false, -1, "", "schema/pg17/deparse.txt:1020:23"},
-	{ 194, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1022:23"},
-	{ 194, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1024:22"},
-	{ 194, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1026:22"},
-	{ 194, 1, false, false, 0, CONTRACT_KINDS(508), false, -1, "", "schema/pg17/deparse.txt:1028:22"},
-	{ 195, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1030:21"},
-	{ 195, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1032:21"},
-	{ 195, 2, false, false, 0, CONTRACT_KINDS(511), false, -1, "", "schema/pg17/deparse.txt:1034:21"},
-	{ 195, 3, false, false, 2, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1036:17"},
-	{ 195, 3, false, false, 0, CONTRACT_KINDS(513), false, -1, "", "schema/pg17/deparse.txt:1038:17"},
-	{ 195, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1040:23"},
-	{ 195, 4, false, false, 0, CONTRACT_KINDS(515), false, -1, "", "schema/pg17/deparse.txt:1042:23"},
-	{ 196, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1044:29"},
-	{ 196, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1046:29"},
-	{ 196, 0, false, false, 0, CONTRACT_KINDS(518), false, -1, "", "schema/pg17/deparse.txt:1048:29"},
-	{ 196, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1050:28"},
-	{ 196, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1052:30"},
-	{ 196, 3, false, false, 0, CONTRACT_KINDS(521), false, -1, "", "schema/pg17/deparse.txt:1054:30"},
-	{ 197, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1056:31"},
-	{ 197, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1058:31"},
-	{ 197, 0, false, false, 0, CONTRACT_KINDS(524), false, -1, "", "schema/pg17/deparse.txt:1060:31"},
-	{ 197, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1062:32"},
-	{ 197, 1, false, false, 0, CONTRACT_KINDS(526), false, -1, "", "schema/pg17/deparse.txt:1064:32"},
-	{ 197, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1066:26"},
-	{ 197, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1068:28"},
-	{ 197, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1070:25"},
-	{ 197, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1072:25"},
-	{ 197, 4, false, false, 0, CONTRACT_KINDS(531), false, -1, "", "schema/pg17/deparse.txt:1074:25"},
-	{ 198, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1076:32"},
-	{ 198, 3, false, false, 0, CONTRACT_KINDS(533), false, -1, "", "schema/pg17/deparse.txt:1078:32"},
-	{ 198, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1080:30"},
-	{ 198, 4, false, false, 0, CONTRACT_KINDS(535), false, -1, "", "schema/pg17/deparse.txt:1082:30"},
-	{ 199, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1084:33"},
-	{ 199, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1086:33"},
-	{ 199, 0, false, false, 0, CONTRACT_KINDS(538), false, -1, "", "schema/pg17/deparse.txt:1088:33"},
-	{ 199, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1090:27"},
-	{ 200, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1092:32"},
-	{ 200, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1094:32"},
-	{ 200, 0, false, false, 0, CONTRACT_KINDS(542), false, -1, "", "schema/pg17/deparse.txt:1096:32"},
-	{ 200, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1098:26"},
-	{ 200, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1100:25"},
-	{ 200, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1102:25"},
-	{ 200, 3, false, false, 0, CONTRACT_KINDS(546), false, -1, "", "schema/pg17/deparse.txt:1104:25"},
-	{ 201, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1106:18"},
-	{ 201, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1108:18"},
-	{ 201, 0, false, false, 0, CONTRACT_KINDS(549), false, -1, "", "schema/pg17/deparse.txt:1110:18"},
-	{ 202, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1112:24"},
-	{ 202, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1114:24"},
-	{ 202, 0, false, false, 0, CONTRACT_KINDS(552), false, -1, "", "schema/pg17/deparse.txt:1116:24"},
-	{ 203, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1118:20"},
-	{ 203, 1, false, false, 0, CONTRACT_KINDS(554), false, -1, "", "schema/pg17/deparse.txt:1120:20"},
-	{ 204, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1122:21"},
-	{ 204, 1, false, false, 0, CONTRACT_KINDS(556), false, -1, "", "schema/pg17/deparse.txt:1124:21"},
-	{ 205, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1126:30"},
-	{ 205, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1128:25"},
-	{ 205, 2, false, false, 0, CONTRACT_KINDS(559), false, -1, "", "schema/pg17/deparse.txt:1130:25"},
-	{ 207, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1132:22"},
-	{ 208, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1134:20"},
-	{ 208, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1136:25"},
-	{ 208, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1138:24"},
-	{ 208, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1140:24"},
-	{ 208, 4, false, false, 0, CONTRACT_KINDS(565), false, -1, "", "schema/pg17/deparse.txt:1142:24"},
-	{ 208, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1144:34"},
-	{ 208, 5, false, false, 0, CONTRACT_KINDS(567), false, -1, "", "schema/pg17/deparse.txt:1146:34"},
-	{ 208, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1148:19"},
-	{ 208, 6, false, false, 0, CONTRACT_KINDS(569), false, -1, "", "schema/pg17/deparse.txt:1150:19"},
-	{ 208, 7, false, false, 0, CONTRACT_KINDS(570), false, -1, "", "schema/pg17/deparse.txt:1152:24"},
-	{ 209, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1154:26"},
-	{ 209, 0, false, false, 0, CONTRACT_KINDS(572), false, -1, "", "schema/pg17/deparse.txt:1156:26"},
-	{ 209, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1158:28"},
-	{ 209, 1, false, false, 0, CONTRACT_KINDS(574), false, -1, "", "schema/pg17/deparse.txt:1160:28"},
-	{ 209, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1162:23"},
-	{ 209, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1164:23"},
-	{ 209, 2, false, false, 0, CONTRACT_KINDS(577), false, -1, "", "schema/pg17/deparse.txt:1166:23"},
-	{ 209, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1168:27"},
-	{ 209, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1170:27"},
-	{ 209, 3, false, false, 0, CONTRACT_KINDS(580), false, -1, "", "schema/pg17/deparse.txt:1172:27"},
-	{ 210, 1, false, false, 0, CONTRACT_KINDS(581), false, -1, "", "schema/pg17/deparse.txt:1174:16"},
-	{ 211, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1176:25"},
-	{ 211, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1178:25"},
-	{ 211, 0, false, false, 0, CONTRACT_KINDS(584), false, -1, "", "schema/pg17/deparse.txt:1180:25"},
-	{ 211, 1, false, false, 0, CONTRACT_KINDS(585), false, -1, "", "schema/pg17/deparse.txt:1182:30"},
-	{ 212, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1184:29"},
-	{ 212, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1186:29"},
-	{ 212, 2, false, false, 0, CONTRACT_KINDS(588), false, -1, "", "schema/pg17/deparse.txt:1188:29"},
-	{ 212, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1190:31"},
-	{ 212, 3, false, false, 0, CONTRACT_KINDS(590), false, -1, "", "schema/pg17/deparse.txt:1192:31"},
-	{ 212, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1194:28"},
-	{ 212, 5, false, false, 0, CONTRACT_KINDS(592), false, -1, "", "schema/pg17/deparse.txt:1196:28"},
-	{ 212, 6, false, false, 0, CONTRACT_KINDS(593), false, -1, "", "schema/pg17/deparse.txt:1198:29"},
-	{ 213, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1200:28"},
-	{ 213, 3, false, false, 0, CONTRACT_KINDS(595), false, -1, "", "schema/pg17/deparse.txt:1202:27"},
-	{ 214, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1204:24"},
-	{ 214, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1206:27"},
-	{ 214, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1208:27"},
-	{ 214, 2, false, false, 0, CONTRACT_KINDS(599), false, -1, "", "schema/pg17/deparse.txt:1210:27"},
-	{ 215, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1212:13"},
-	{ 215, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1214:13"},
-	{ 215, 0, false, false, 0, CONTRACT_KINDS(602), false, -1, "", "schema/pg17/deparse.txt:1216:13"},
-	{ 217, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1218:19"},
-	{ 219, 3, false, false, 0, CONTRACT_KINDS(604), false, -1, "", "schema/pg17/deparse.txt:1220:19"},
-	{ 219, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1222:20"},
-	{ 220, 2, false, false, 0, CONTRACT_KINDS(606), false, -1, "", "schema/pg17/deparse.txt:1224:31"},
-	{ 220, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1226:32"},
-	{ 221, 2, false, false, 0, CONTRACT_KINDS(608), false, -1, "", "schema/pg17/deparse.txt:1228:30"},
-	{ 221, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1230:33"},
-	{ 222, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1232:23"},
-	{ 222, 2, false, false, 0, CONTRACT_KINDS(611), false, -1, "", "schema/pg17/deparse.txt:1234:23"},
-	{ 222, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1236:25"},
-	{ 223, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1238:28"},
-	{ 223, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1240:27"},
-	{ 223, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1242:27"},
-	{ 223, 1, false, false, 0, CONTRACT_KINDS(616), false, -1, "", "schema/pg17/deparse.txt:1244:27"},
-	{ 224, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1246:25"},
-	{ 224, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1248:25"},
-	{ 224, 0, false, false, 0, CONTRACT_KINDS(619), false, -1, "", "schema/pg17/deparse.txt:1250:25"},
-	{ 224, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1252:23"},
-	{ 224, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1254:23"},
-	{ 224, 1, false, false, 0, CONTRACT_KINDS(622), false, -1, "", "schema/pg17/deparse.txt:1256:23"},
-	{ 225, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1258:19"},
-	{ 225, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1260:19"},
-	{ 225, 2, false, false, 0, CONTRACT_KINDS(625), false, -1, "", "schema/pg17/deparse.txt:1262:23"},
-	{ 225, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1264:18"},
-	{ 225, 5, false, false, 0, CONTRACT_KINDS(627), false, -1, "", "schema/pg17/deparse.txt:1266:18"},
-	{ 226, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1268:26"},
-	{ 227, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1270:26"},
-	{ 229, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1272:25"},
-	{ 229, 1, false, false, 0, CONTRACT_KINDS(631), false, -1, "", "schema/pg17/deparse.txt:1274:25"},
-	{ 230, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1276:27"},
-	{ 230, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1278:30"},
-	{ 230, 1, false, false, 0, CONTRACT_KINDS(634), false, -1, "", "schema/pg17/deparse.txt:1280:30"},
-	{ 231, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1282:26"},
-	{ 231, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1284:26"},
-	{ 231, 0, false, false, 0, CONTRACT_KINDS(637), false, -1, "", "schema/pg17/deparse.txt:1286:26"},
-	{ 231, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1288:21"},
-	{ 231, 1, false, false, 0, CONTRACT_KINDS(639), false, -1, "", "schema/pg17/deparse.txt:1290:21"},
-	{ 232, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1292:27"},
-	{ 232, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1294:27"},
-	{ 232, 0, false, false, 0, CONTRACT_KINDS(642), false, -1, "", "schema/pg17/deparse.txt:1296:27"},
-	{ 232, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1298:24"},
-	{ 232, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1300:24"},
-	{ 232, 1, false, false, 0, CONTRACT_KINDS(645), false, -1, "", "schema/pg17/deparse.txt:1302:24"},
-	{ 233, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1304:25"},
-	{ 233, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1306:25"},
-	{ 233, 0, false, false, 0, CONTRACT_KINDS(648), false, -1, "", "schema/pg17/deparse.txt:1308:25"},
-	{ 233, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1310:23"},
-	{ 234, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1312:15"},
-	{ 234, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1314:18"},
-	{ 234, 1, false, false, 0, CONTRACT_KINDS(652), false, -1, "", "schema/pg17/deparse.txt:1316:18"},
-	{ 234, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1318:16"},
-	{ 234, 2, false, false, 0, CONTRACT_KINDS(654), false, -1, "", "schema/pg17/deparse.txt:1320:16"},
-	{ 234, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1322:18"},
-	{ 234, 4, false, false, 0, CONTRACT_KINDS(656), false, -1, "", "schema/pg17/deparse.txt:1324:18"},
-	{ 235, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1326:19"},
-	{ 236, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1328:21"},
-	{ 236, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1330:22"},
-	{ 236, 1, false, false, 0, CONTRACT_KINDS(660), false, -1, "", "schema/pg17/deparse.txt:1332:22"},
-	{ 237, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1334:26"},
-	{ 237, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1336:27"},
-	{ 237, 1, false, false, 0, CONTRACT_KINDS(663), false, -1, "", "schema/pg17/deparse.txt:1338:27"},
-	{ 239, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1340:29"},
-	{ 239, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1342:30"},
-	{ 240, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1344:19"},
-	{ 240, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1346:20"},
-	{ 240, 2, false, false, 0, CONTRACT_KINDS(668), false, -1, "", "schema/pg17/deparse.txt:1348:20"},
-	{ 241, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1350:25"},
-	{ 242, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1352:20"},
-	{ 242, 2, false, false, 0, CONTRACT_KINDS(671), false, -1, "", "schema/pg17/deparse.txt:1354:20"},
-	{ 243, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1356:20"},
-	{ 243, 0, false, false, 0, CONTRACT_KINDS(673), false, -1, "", "schema/pg17/deparse.txt:1358:20"},
-	{ 243, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1360:17"},
-	{ 243, 1, false, false, 0, CONTRACT_KINDS(675), false, -1, "", "schema/pg17/deparse.txt:1362:17"},
-	{ 244, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1364:25"},
-	{ 244, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1366:24"},
-	{ 244, 2, false, false, 0, CONTRACT_KINDS(678), false, -1, "", "schema/pg17/deparse.txt:1368:24"},
-	{ 245, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1370:19"},
-	{ 245, 0, false, false, 0, CONTRACT_KINDS(680), false, -1, "", "schema/pg17/deparse.txt:1372:19"},
-	{ 245, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1374:21"},
-	{ 245, 1, false, false, 0, CONTRACT_KINDS(682), false, -1, "", "schema/pg17/deparse.txt:1376:21"},
-	{ 246, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1378:25"},
-	{ 246, 0, false, false, 0, CONTRACT_KINDS(684), false, -1, "", "schema/pg17/deparse.txt:1380:25"},
-	{ 246, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1382:24"},
-	{ 247, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1384:29"},
-	{ 250, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1386:20"},
-	{ 250, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1388:20"},
-	{ 250, 0, false, false, 0, CONTRACT_KINDS(689), false, -1, "", "schema/pg17/deparse.txt:1390:20"},
-	{ 251, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1392:32"},
-	{ 251, 0, false, false, 0, CONTRACT_KINDS(691), false, -1, "", "schema/pg17/deparse.txt:1394:32"},
-	{ 252, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1396:20"},
-	{ 252, 3, false, false, 0, CONTRACT_KINDS(693), false, -1, "", "schema/pg17/deparse.txt:1398:20"},
-	{ 253, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1400:38"},
-	{ 253, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1402:38"},
-	{ 253, 0, false, false, 0, CONTRACT_KINDS(696), false, -1, "", "schema/pg17/deparse.txt:1404:38"},
-	{ 253, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1406:40"},
-	{ 253, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1408:39"},
-	{ 253, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1410:32"},
-	{ 253, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1412:32"},
-	{ 253, 3, false, false, 0, CONTRACT_KINDS(701), false, -1, "", "schema/pg17/deparse.txt:1414:32"},
-	{ 254, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1416:27"},
-	{ 254, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1418:27"},
-	{ 255, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1420:31"},
-	{ 255, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1422:26"},
-	{ 256, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1424:18"},
-	{ 256, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1426:22"},
-	{ 256, 1, false, false, 0, CONTRACT_KINDS(708), false, -1, "", "schema/pg17/deparse.txt:1428:22"},
-	{ 256, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1430:19"},
-	{ 256, 2, false, false, 0, CONTRACT_KINDS(710), false, -1, "", "schema/pg17/deparse.txt:1432:19"},
-	{ 257, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1434:18"},
-	{ 257, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1436:20"},
-	{ 257, 1, false, false, 0, CONTRACT_KINDS(713), false, -1, "", "schema/pg17/deparse.txt:1438:20"},
-	{ 259, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1440:21"},
-	{ 259, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1442:21"},
-	{ 259, 0, false, false, 0, CONTRACT_KINDS(716), false, -1, "", "schema/pg17/deparse.txt:1444:21"},
-	{ 260, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1446:25"},
-	{ 260, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1448:25"},
-	{ 260, 0, false, false, 0, CONTRACT_KINDS(719), false, -1, "", "schema/pg17/deparse.txt:1450:25"},
-	{ 260, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1452:27"},
-	{ 261, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1454:32"},
-	{ 261, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1456:32"},
-	{ 261, 0, false, false, 0, CONTRACT_KINDS(723), false, -1, "", "schema/pg17/deparse.txt:1458:32"},
-	{ 261, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1460:31"},
-	{ 261, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1462:31"},
-	{ 261, 1, false, false, 0, CONTRACT_KINDS(726), false, -1, "", "schema/pg17/deparse.txt:1464:31"},
-	{ 262, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1466:34"},
-	{ 262, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1468:34"},
-	{ 262, 1, false, false, 0, CONTRACT_KINDS(729), false, -1, "", "schema/pg17/deparse.txt:1470:34"},
-	{ 262, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1472:36"},
-	{ 262, 2, false, false, 0, CONTRACT_KINDS(731), false, -1, "", "schema/pg17/deparse.txt:1474:36"},
-	{ 262, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1476:32"},
-	{ 262, 3, false, false, 0, CONTRACT_KINDS(733), false, -1, "", "schema/pg17/deparse.txt:1478:32"},
-	{ 263, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1480:27"},
-	{ 263, 1, false, false, 0, CONTRACT_KINDS(735), false, -1, "", "schema/pg17/deparse.txt:1482:31"},
-	{ 263, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1484:26"},
-	{ 263, 2, false, false, 0, CONTRACT_KINDS(737), false, -1, "", "schema/pg17/deparse.txt:1486:26"},
-	{ 265, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1488:31"},
-	{ 265, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1490:31"},
-	{ 265, 1, false, false, 0, CONTRACT_KINDS(740), false, -1, "", "schema/pg17/deparse.txt:1492:31"},
-	{ 265, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1494:34"},
-	{ 265, 2, false, false, 0, CONTRACT_KINDS(742), false, -1, "", "schema/pg17/deparse.txt:1496:34"},
-	{ 266, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1498:30"},
-	{ 266, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1500:30"},
-	{ 266, 1, false, false, 0, CONTRACT_KINDS(745), false, -1, "", "schema/pg17/deparse.txt:1502:30"},
-	{ 266, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1504:33"},
-	{ 266, 2, false, false, 0, CONTRACT_KINDS(747), false, -1, "", "schema/pg17/deparse.txt:1506:33"},
-	{ 267, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1508:32"},
-	{ 267, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1510:36"},
-	{ 267, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1512:36"},
-	{ 267, 2, false, false, 0, CONTRACT_KINDS(751), false, -1, "", "schema/pg17/deparse.txt:1514:36"},
-	{ 267, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1516:32"},
-	{ 267, 3, false, false, 0, CONTRACT_KINDS(753), false, -1, "", "schema/pg17/deparse.txt:1518:32"},
-	{ 268, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1520:31"},
-	{ 268, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1522:35"},
-	{ 268, 3, false, false, 0, CONTRACT_KINDS(756), false, -1, "", "schema/pg17/deparse.txt:1524:35"},
-	{ 268, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1526:31"},
-	{ 268, 4, false, false, 0, CONTRACT_KINDS(758), false, -1, "", "schema/pg17/deparse.txt:1528:31"},
-	{ 269, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1530:30"},
+	{ 99, 2, false, false, 0, CONTRACT_KINDS(166), false, 1, "format", "schema/pg17/deparse.txt:344:13"},
+	{ 99, 2, true, false, 0, NULL, 0, false, 1, "force_null", "schema/pg17/deparse.txt:346:13"},
+	{ 99, 2, false, false, 0, CONTRACT_KINDS(168), false, 1, "force_null", "schema/pg17/deparse.txt:348:13"},
+	{ 99, 2, true, false, 0, NULL, 0, false, 1, "delimiter", "schema/pg17/deparse.txt:350:13"},
+	{ 99, 2, false, false, 0, CONTRACT_KINDS(170), false, 1, "nuln", "schema/pg17/deparse.txt:352:13"},
+	{ 99, 2, true, false, 0, NULL, 0, false, 1, "formaue", "schema/pg17/deparse.txt:354:13"},
+	{ 99, 2, false, false, 0, CONTRACT_KINDS(172), false, 1, "force_nforce_not_null", "schema/pg17/deparse.txt:356:13"},
+	{ 99, 2, true, false, 0, NULL, 0, false, 1, "format", "schema/pg17/deparse.txt:358:13"},
+	{ 99, 2, false, false, 0, CONTRACT_KINDS(174), false, 1, "null", "schema/pg17/deparse.txt:360:13"},
+	{ 100, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:362:27"},
+	{ 100, 0, false, false, 0, CONTRACT_KINDS(176), false, -1, "", "schema/pg17/deparse.txt:364:27"},
+	{ 101, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:366:19"},
+	{ 101, 1, false, false, 0, CONTRACT_KINDS(178), false, -1, "", "schema/pg17/deparse.txt:368:19"},
+	{ 101, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:370:24"},
+	{ 102, 1, false, false, 0, CONTRACT_KINDS(180), false, -1, "", "schema/pg17/deparse.txt:372:20"},
+	{ 102, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:374:25"},
+	{ 102, 2, false, false, 0, CONTRACT_KINDS(182), false, -1, "", "schema/pg17/deparse.txt:376:25"},
+	{ 102, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:378:23"},
+	{ 102, 3, false, false, 0, CONTRACT_KINDS(184), false, -1, "", "schema/pg17/deparse.txt:380:23"},
+	{ 103, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:382:27"},
+	{ 103, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:384:27"},
+	{ 103, 1, false, false, 0, CONTRACT_KINDS(187), false, -1, "", "schema/pg17/deparse.txt:386:27"},
+	{ 104, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:388:31"},
+	{ 104, 4, false, false, 0, CONTRACT_KINDS(189), false, -1, "", "schema/pg17/deparse.txt:390:31"},
+	{ 104, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:392:32"},
+	{ 104, 5, false, false, 0, CONTRACT_KINDS(191), false, -1, "", "schema/pg17/deparse.txt:394:32"},
+	{ 104, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:396:32"},
+	{ 104, 6, false, false, 0, CONTRACT_KINDS(193), false, -1, "", "schema/pg17/deparse.txt:398:32"},
+	{ 107, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:400:19"},
+	{ 114, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:402:21"},
+	{ 114, 1, false, false, 0, CONTRACT_KINDS(196), false, -1, "", "schema/pg17/deparse.txt:404:21"},
+	{ 117, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:406:17"},
+	{ 117, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:408:17"},
+	{ 117, 0, false, false, 0, CONTRACT_KINDS(199), false, -1, "", "schema/pg17/deparse.txt:410:17"},
+	{ 118, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:412:25"},
+	{ 118, 0, false, false, 0, CONTRACT_KINDS(201), false, -1, "", "schema/pg17/deparse.txt:414:25"},
+	{ 118, 1, false, false, 0, CONTRACT_KINDS(202), false, -1, "", "schema/pg17/deparse.txt:416:26"},
+	{ 119, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:418:30"},
+	{ 119, 2, false, false, 0, CONTRACT_KINDS(204), false, -1, "", "schema/pg17/deparse.txt:420:30"},
+	{ 119, 3, false, false, 0, CONTRACT_KINDS(205), false, -1, "", "schema/pg17/deparse.txt:422:31"},
+	{ 120, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:424:33"},
+	{ 120, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:426:33"},
+	{ 120, 0, false, false, 0, CONTRACT_KINDS(208), false, -1, "", "schema/pg17/deparse.txt:428:33"},
+	{ 120, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:430:35"},
+	{ 121, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:432:31"},
+	{ 121, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:434:31"},
+	{ 121, 0, false, false, 0, CONTRACT_KINDS(212), false, -1, "", "schema/pg17/deparse.txt:436:31"},
+	{ 121, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:438:34"},
+	{ 121, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:440:33"},
+	{ 121, 2, false, false, 0, CONTRACT_KINDS(215), false, -1, "", "schema/pg17/deparse.txt:442:33"},
+	{ 121, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:444:35"},
+	{ 121, 3, false, false, 0, CONTRACT_KINDS(217), false, -1, "", "schema/pg17/deparse.txt:446:35"},
+	{ 121, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:448:34"},
+	{ 122, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:450:25"},
+	{ 122, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:452:31"},
+	{ 122, 1, false, false, 0, CONTRACT_KINDS(221), false, -1, "", "schema/pg17/deparse.txt:454:31"},
+	{ 122, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:456:26"},
+	{ 122, 3, false, false, 0, CONTRACT_KINDS(223), false, -1, "", "schema/pg17/deparse.txt:458:26"},
+	{ 123, 3, false, false, 0, CONTRACT_KINDS(224), false, -1, "", "schema/pg17/deparse.txt:460:27"},
+	{ 123, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:462:29"},
+	{ 123, 4, false, false, 0, CONTRACT_KINDS(226), false, -1, "", "schema/pg17/deparse.txt:464:29"},
+	{ 123, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:466:24"},
+	{ 123, 5, false, false, 0, CONTRACT_KINDS(228), false, -1, "", "schema/pg17/deparse.txt:468:24"},
+	{ 124, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:470:24"},
+	{ 125, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:472:22"},
+	{ 125, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:474:22"},
+	{ 126, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:476:18"},
+	{ 126, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:478:19"},
+	{ 127, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:480:27"},
+	{ 127, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:482:23"},
+	{ 127, 3, false, false, 0, CONTRACT_KINDS(236), false, -1, "", "schema/pg17/deparse.txt:484:23"},
+	{ 127, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:486:22"},
+	{ 127, 4, false, false, 0, CONTRACT_KINDS(238), false, -1, "", "schema/pg17/deparse.txt:488:22"},
+	{ 128, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:490:26"},
+	{ 128, 0, false, false, 0, CONTRACT_KINDS(240), false, -1, "", "schema/pg17/deparse.txt:492:26"},
+	{ 129, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:494:24"},
+	{ 129, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:496:20"},
+	{ 129, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:498:19"},
+	{ 129, 2, false, false, 0, CONTRACT_KINDS(244), false, -1, "", "schema/pg17/deparse.txt:500:19"},
+	{ 129, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:502:19"},
+	{ 129, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:504:19"},
+	{ 129, 3, false, false, 0, CONTRACT_KINDS(247), false, -1, "", "schema/pg17/deparse.txt:506:19"},
+	{ 130, 7, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:508:25"},
+	{ 130, 7, false, false, 0, CONTRACT_KINDS(249), false, -1, "", "schema/pg17/deparse.txt:510:25"},
+	{ 131, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:512:18"},
+	{ 131, 0, false, false, 0, CONTRACT_KINDS(251), false, -1, "", "schema/pg17/deparse.txt:514:18"},
+	{ 131, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:516:20"},
+	{ 132, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:518:20"},
+	{ 133, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:520:21"},
+	{ 133, 0, false, false, 0, CONTRACT_KINDS(255), false, -1, "", "schema/pg17/deparse.txt:522:21"},
+	{ 134, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:524:24"},
+	{ 135, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:526:29"},
+	{ 135, 0, false, false, 0, CONTRACT_KINDS(258), false, -1, "", "schema/pg17/deparse.txt:528:29"},
+	{ 136, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:530:28"},
+	{ 136, 0, false, false, 0, CONTRACT_KINDS(260), false, -1, "", "schema/pg17/deparse.txt:532:28"},
+	{ 138, 1, false, false, 0, CONTRACT_KINDS(261), false, -1, "", "schema/pg17/deparse.txt:534:31"},
+	{ 138, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:536:30"},
+	{ 138, 2, false, false, 0, CONTRACT_KINDS(263), false, -1, "", "schema/pg17/deparse.txt:538:30"},
+	{ 139, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:540:27"},
+	{ 139, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:542:19"},
+	{ 140, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:544:26"},
+	{ 140, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:546:18"},
+	{ 142, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:548:21"},
+	{ 142, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:550:17"},
+	{ 142, 1, false, false, 0, CONTRACT_KINDS(270), false, -1, "", "schema/pg17/deparse.txt:552:17"},
+	{ 142, 2, false, false, 0, CONTRACT_KINDS(271), false, -1, "", "schema/pg17/deparse.txt:554:24"},
+	{ 142, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:556:27"},
+	{ 142, 4, false, false, 0, CONTRACT_KINDS(273), false, -1, "", "schema/pg17/deparse.txt:558:27"},
+	{ 143, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:560:21"},
+	{ 143, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:562:25"},
+	{ 143, 1, false, false, 0, CONTRACT_KINDS(276), false, -1, "", "schema/pg17/deparse.txt:564:25"},
+	{ 143, 2, false, false, 0, CONTRACT_KINDS(277), false, -1, "", "schema/pg17/deparse.txt:566:25"},
+	{ 143, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:568:27"},
+	{ 143, 3, false, false, 0, CONTRACT_KINDS(279), false, -1, "", "schema/pg17/deparse.txt:570:27"},
+	{ 144, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:572:21"},
+	{ 144, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:574:24"},
+	{ 144, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:576:24"},
+	{ 144, 1, false, false, 0, CONTRACT_KINDS(283), false, -1, "", "schema/pg17/deparse.txt:578:24"},
+	{ 144, 2, false, false, 0, CONTRACT_KINDS(284), false, -1, "", "schema/pg17/deparse.txt:580:25"},
+	{ 144, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:582:24"},
+	{ 144, 3, false, false, 0, CONTRACT_KINDS(286), false, -1, "", "schema/pg17/deparse.txt:584:24"},
+	{ 144, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:586:27"},
+	{ 144, 4, false, false, 0, CONTRACT_KINDS(288), false, -1, "", "schema/pg17/deparse.txt:588:27"},
+	{ 145, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:590:20"},
+	{ 145, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:592:27"},
+	{ 145, 1, false, false, 0, CONTRACT_KINDS(291), false, -1, "", "schema/pg17/deparse.txt:594:27"},
+	{ 145, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:596:26"},
+	{ 145, 2, false, false, 0, CONTRACT_KINDS(293), false, -1, "", "schema/pg17/deparse.txt:598:26"},
+	{ 145, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:600:30"},
+	{ 145, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:602:30"},
+	{ 145, 3, false, false, 0, CONTRACT_KINDS(296), false, -1, "", "schema/pg17/deparse.txt:604:30"},
+	{ 145, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:606:26"},
+	{ 145, 4, false, false, 0, CONTRACT_KINDS(298), false, -1, "", "schema/pg17/deparse.txt:608:26"},
+	{ 146, 0, false, false, 0, CONTRACT_KINDS(299), false, -1, "", "schema/pg17/deparse.txt:610:28"},
+	{ 146, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:612:24"},
+	{ 146, 2, false, false, 0, CONTRACT_KINDS(301), false, -1, "", "schema/pg17/deparse.txt:614:24"},
+	{ 146, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:616:24"},
+	{ 146, 3, false, false, 0, CONTRACT_KINDS(303), false, -1, "", "schema/pg17/deparse.txt:618:24"},
+	{ 146, 4, false, false, 0, CONTRACT_KINDS(304), false, -1, "", "schema/pg17/deparse.txt:620:25"},
+	{ 146, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:622:25"},
+	{ 146, 5, false, false, 0, CONTRACT_KINDS(306), false, -1, "", "schema/pg17/deparse.txt:624:25"},
+	{ 146, 7, false, false, 0, CONTRACT_KINDS(307), false, -1, "", "schema/pg17/deparse.txt:626:26"},
+	{ 146, 8, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:628:26"},
+	{ 146, 8, false, false, 0, CONTRACT_KINDS(309), false, -1, "", "schema/pg17/deparse.txt:630:26"},
+	{ 146, 9, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:632:25"},
+	{ 146, 9, false, false, 0, CONTRACT_KINDS(311), false, -1, "", "schema/pg17/deparse.txt:634:25"},
+	{ 146, 10, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:636:24"},
+	{ 146, 10, false, false, 0, CONTRACT_KINDS(313), false, -1, "", "schema/pg17/deparse.txt:638:24"},
+	{ 146, 11, false, false, 0, CONTRACT_KINDS(314), false, -1, "", "schema/pg17/deparse.txt:640:25"},
+	{ 146, 12, false, false, 0, CONTRACT_KINDS(315), false, -1, "", "schema/pg17/deparse.txt:642:24"},
+	{ 146, 14, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:644:27"},
+	{ 146, 14, false, false, 0, CONTRACT_KINDS(317), false, -1, "", "schema/pg17/deparse.txt:646:27"},
+	{ 148, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:648:22"},
+	{ 148, 0, false, false, 0, CONTRACT_KINDS(319), false, -1, "", "schema/pg17/deparse.txt:650:22"},
+	{ 150, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:652:30"},
+	{ 150, 2, false, false, 0, CONTRACT_KINDS(321), false, -1, "", "schema/pg17/deparse.txt:654:30"},
+	{ 151, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:656:25"},
+	{ 151, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:658:21"},
+	{ 151, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:660:21"},
+	{ 151, 1, false, false, 0, CONTRACT_KINDS(325), false, -1, "", "schema/pg17/deparse.txt:662:21"},
+	{ 152, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:664:35"},
+	{ 153, 4, false, false, 0, CONTRACT_KINDS(327), false, -1, "", "schema/pg17/deparse.txt:666:19"},
+	{ 154, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:668:29"},
+	{ 154, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:670:29"},
+	{ 154, 0, false, false, 0, CONTRACT_KINDS(330), false, -1, "", "schema/pg17/deparse.txt:672:29"},
+	{ 155, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:674:25"},
+	{ 155, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:676:27"},
+	{ 155, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:678:27"},
+	{ 155, 1, false, false, 0, CONTRACT_KINDS(334), false, -1, "", "schema/pg17/deparse.txt:680:27"},
+	{ 155, 3, false, false, 0, CONTRACT_KINDS(335), false, -1, "", "schema/pg17/deparse.txt:682:21"},
+	{ 156, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:684:19"},
+	{ 156, 3, false, false, 0, CONTRACT_KINDS(337), false, -1, "", "schema/pg17/deparse.txt:686:19"},
+	{ 156, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:688:22"},
+	{ 156, 4, false, false, 0, CONTRACT_KINDS(339), false, -1, "", "schema/pg17/deparse.txt:690:22"},
+	{ 156, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:692:20"},
+	{ 156, 5, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:694:20"},
+	{ 156, 5, false, false, 0, CONTRACT_KINDS(342), false, -1, "", "schema/pg17/deparse.txt:696:20"},
+	{ 157, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:698:24"},
+	{ 157, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:700:24"},
+	{ 157, 0, false, false, 0, CONTRACT_KINDS(345), false, -1, "", "schema/pg17/deparse.txt:702:24"},
+	{ 157, 1, false, false, 0, CONTRACT_KINDS(346), false, -1, "", "schema/pg17/deparse.txt:704:24"},
+	{ 157, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:706:28"},
+	{ 157, 2, false, false, 0, CONTRACT_KINDS(348), false, -1, "", "schema/pg17/deparse.txt:708:28"},
+	{ 158, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:710:17"},
+	{ 158, 1, false, false, 0, CONTRACT_KINDS(350), false, -1, "", "schema/pg17/deparse.txt:712:17"},
+	{ 159, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:714:29"},
+	{ 159, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:716:29"},
+	{ 159, 0, false, false, 0, CONTRACT_KINDS(353), false, -1, "", "schema/pg17/deparse.txt:718:29"},
+	{ 159, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:720:29"},
+	{ 159, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:722:29"},
+	{ 159, 1, false, false, 0, CONTRACT_KINDS(356), false, -1, "", "schema/pg17/deparse.txt:724:29"},
+	{ 159, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:726:19"},
+	{ 159, 3, false, false, 0, CONTRACT_KINDS(358), false, -1, "", "schema/pg17/deparse.txt:728:19"},
+	{ 160, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:730:36"},
+	{ 160, 0, false, false, 0, CONTRACT_KINDS(360), false, -1, "", "schema/pg17/deparse.txt:732:36"},
+	{ 160, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:734:35"},
+	{ 161, 1, false, false, 0, CONTRACT_KINDS(362), false, -1, "", "schema/pg17/deparse.txt:736:16"},
+	{ 161, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:738:18"},
+	{ 161, 2, false, false, 0, CONTRACT_KINDS(364), false, -1, "", "schema/pg17/deparse.txt:740:18"},
+	{ 161, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:742:18"},
+	{ 161, 6, false, false, 0, CONTRACT_KINDS(366), false, -1, "", "schema/pg17/deparse.txt:744:18"},
+	{ 161, 7, false, false, 0, CONTRACT_KINDS(367), false, -1, "", "schema/pg17/deparse.txt:746:23"},
+	{ 162, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:748:22"},
+	{ 162, 2, false, false, 0, CONTRACT_KINDS(369), false, -1, "", "schema/pg17/deparse.txt:750:22"},
+	{ 162, 2, false, false, 0, CONTRACT_KINDS(370), false, -1, "", "schema/pg17/deparse.txt:752:22"},
+	{ 163, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:754:23"},
+	{ 164, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:756:21"},
+	{ 164, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:758:23"},
+	{ 164, 1, false, false, 0, CONTRACT_KINDS(374), false, -1, "", "schema/pg17/deparse.txt:760:23"},
+	{ 164, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:762:26"},
+	{ 164, 2, false, false, 0, CONTRACT_KINDS(376), false, -1, "", "schema/pg17/deparse.txt:764:26"},
+	{ 164, 7, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:766:20"},
+	{ 164, 7, false, false, 0, CONTRACT_KINDS(378), false, -1, "", "schema/pg17/deparse.txt:768:20"},
+	{ 165, 7, false, false, 0, CONTRACT_KINDS(379), false, -1, "", "schema/pg17/deparse.txt:770:21"},
+	{ 165, 12, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:772:17"},
+	{ 165, 12, false, false, 0, CONTRACT_KINDS(381), false, -1, "", "schema/pg17/deparse.txt:774:17"},
+	{ 165, 14, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:776:23"},
+	{ 165, 14, false, false, 0, CONTRACT_KINDS(383), false, -1, "", "schema/pg17/deparse.txt:778:23"},
+	{ 165, 15, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:780:20"},
+	{ 165, 15, false, false, 0, CONTRACT_KINDS(385), false, -1, "", "schema/pg17/deparse.txt:782:20"},
+	{ 165, 22, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:784:21"},
+	{ 165, 22, false, false, 0, CONTRACT_KINDS(387), false, -1, "", "schema/pg17/deparse.txt:786:21"},
+	{ 165, 23, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:788:21"},
+	{ 165, 23, false, false, 0, CONTRACT_KINDS(389), false, -1, "", "schema/pg17/deparse.txt:790:21"},
+	{ 166, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:792:37"},
+	{ 166, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:794:30"},
+	{ 166, 3, false, false, 0, CONTRACT_KINDS(392), false, -1, "", "schema/pg17/deparse.txt:796:30"},
+	{ 167, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:798:35"},
+	{ 168, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:800:43"},
+	{ 168, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:802:36"},
+	{ 168, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:804:36"},
+	{ 168, 1, false, false, 0, CONTRACT_KINDS(397), false, -1, "", "schema/pg17/deparse.txt:806:36"},
+	{ 169, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:808:43"},
+	{ 169, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:810:29"},
+	{ 169, 2, false, false, 0, CONTRACT_KINDS(400), false, -1, "", "schema/pg17/deparse.txt:812:29"},
+	{ 169, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:814:42"},
+	{ 170, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:816:29"},
+	{ 170, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:818:29"},
+	{ 170, 2, false, false, 0, CONTRACT_KINDS(404), false, -1, "", "schema/pg17/deparse.txt:820:29"},
+	{ 171, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:822:28"},
+	{ 171, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:824:28"},
+	{ 171, 1, false, false, 0, CONTRACT_KINDS(407), false, -1, "", "schema/pg17/deparse.txt:826:28"},
+	{ 172, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:828:36"},
+	{ 172, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:830:35"},
+	{ 172, 3, false, false, 0, CONTRACT_KINDS(410), false, -1, "", "schema/pg17/deparse.txt:832:35"},
+	{ 173, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:834:23"},
+	{ 173, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:836:28"},
+	{ 173, 1, false, false, 0, CONTRACT_KINDS(413), false, -1, "", "schema/pg17/deparse.txt:838:28"},
+	{ 173, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:840:23"},
+	{ 173, 2, false, false, 0, CONTRACT_KINDS(415), false, -1, "", "schema/pg17/deparse.txt:842:23"},
+	{ 174, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:844:22"},
+	{ 174, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:846:27"},
+	{ 174, 1, false, false, 0, CONTRACT_KINDS(418), false, -1, "", "schema/pg17/deparse.txt:848:27"},
+	{ 174, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:850:22"},
+	{ 174, 2, false, false, 0, CONTRACT_KINDS(420), false, -1, "", "schema/pg17/deparse.txt:852:22"},
+	{ 175, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:854:36"},
+	{ 175, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:856:33"},
+	{ 175, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:858:33"},
+	{ 175, 5, false, false, 0, CONTRACT_KINDS(424), false, -1, "", "schema/pg17/deparse.txt:860:33"},
+	{ 176, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:862:35"},
+	{ 176, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:864:32"},
+	{ 176, 2, false, false, 0, CONTRACT_KINDS(427), false, -1, "", "schema/pg17/deparse.txt:866:32"},
+	{ 177, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:868:34"},
+	{ 177, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:870:35"},
+	{ 177, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:872:32"},
+	{ 177, 2, false, false, 0, CONTRACT_KINDS(431), false, -1, "", "schema/pg17/deparse.txt:874:32"},
+	{ 178, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:876:28"},
+	{ 178, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:878:34"},
+	{ 178, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:880:31"},
+	{ 178, 3, false, false, 0, CONTRACT_KINDS(435), false, -1, "", "schema/pg17/deparse.txt:882:31"},
+	{ 179, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:884:27"},
+	{ 179, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:886:33"},
+	{ 179, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:888:30"},
+	{ 179, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:890:30"},
+	{ 179, 2, false, false, 0, CONTRACT_KINDS(440), false, -1, "", "schema/pg17/deparse.txt:892:30"},
+	{ 180, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:894:26"},
+	{ 180, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:896:32"},
+	{ 181, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:898:37"},
+	{ 181, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:900:39"},
+	{ 181, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:902:38"},
+	{ 181, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:904:36"},
+	{ 181, 4, false, false, 0, CONTRACT_KINDS(447), false, -1, "", "schema/pg17/deparse.txt:906:36"},
+	{ 181, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:908:33"},
+	{ 181, 5, false, false, 0, CONTRACT_KINDS(449), false, -1, "", "schema/pg17/deparse.txt:910:33"},
+	{ 182, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:912:30"},
+	{ 182, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:914:24"},
+	{ 182, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:916:27"},
+	{ 182, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:918:24"},
+	{ 182, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:920:24"},
+	{ 182, 4, false, false, 0, CONTRACT_KINDS(455), false, -1, "", "schema/pg17/deparse.txt:922:24"},
+	{ 182, 5, false, false, 0, CONTRACT_KINDS(456), false, -1, "", "schema/pg17/deparse.txt:924:23"},
+	{ 182, 6, false, false, 0, CONTRACT_KINDS(457), false, -1, "", "schema/pg17/deparse.txt:926:29"},
+	{ 183, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:928:29"},
+	{ 183, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:930:23"},
+	{ 183, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:932:23"},
+	{ 183, 2, false, false, 0, CONTRACT_KINDS(461), false, -1, "", "schema/pg17/deparse.txt:934:23"},
+	{ 183, 3, false, false, 0, CONTRACT_KINDS(462), false, -1, "", "schema/pg17/deparse.txt:936:22"},
+	{ 183, 4, false, false, 0, CONTRACT_KINDS(463), false, -1, "", "schema/pg17/deparse.txt:938:28"},
+	{ 184, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:940:21"},
+	{ 184, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:942:27"},
+	{ 184, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:944:27"},
+	{ 184, 1, false, false, 0, CONTRACT_KINDS(467), false, -1, "", "schema/pg17/deparse.txt:946:27"},
+	{ 184, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:948:21"},
+	{ 185, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:950:25"},
+	{ 185, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:952:25"},
+	{ 185, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:954:25"},
+	{ 185, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:956:25"},
+	{ 185, 4, false, false, 0, CONTRACT_KINDS(473), false, -1, "", "schema/pg17/deparse.txt:958:25"},
+	{ 185, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:960:21"},
+	{ 185, 5, false, false, 0, CONTRACT_KINDS(475), false, -1, "", "schema/pg17/deparse.txt:962:21"},
+	{ 185, 9, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:964:24"},
+	{ 185, 9, false, false, 0, CONTRACT_KINDS(477), false, -1, "", "schema/pg17/deparse.txt:966:24"},
+	{ 185, 10, false, false, 0, CONTRACT_KINDS(478), false, -1, "", "schema/pg17/deparse.txt:968:28"},
+	{ 185, 11, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:970:32"},
+	{ 185, 11, false, false, 0, CONTRACT_KINDS(480), false, -1, "", "schema/pg17/deparse.txt:972:32"},
+	{ 186, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:974:30"},
+	{ 186, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:976:31"},
+	{ 186, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:978:32"},
+	{ 186, 2, false, false, 0, CONTRACT_KINDS(484), false, -1, "", "schema/pg17/deparse.txt:980:32"},
+	{ 186, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:982:30"},
+	{ 186, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:984:30"},
+	{ 186, 3, false, false, 0, CONTRACT_KINDS(487), false, -1, "", "schema/pg17/deparse.txt:986:30"},
+	{ 187, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:988:29"},
+	{ 187, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:990:30"},
+	{ 188, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:992:24"},
+	{ 188, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:994:27"},
+	{ 188, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:996:27"},
+	{ 188, 2, false, false, 0, CONTRACT_KINDS(493), false, -1, "", "schema/pg17/deparse.txt:998:27"},
+	{ 188, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1000:26"},
+	{ 188, 3, false, false, 0, CONTRACT_KINDS(495), false, -1, "", "schema/pg17/deparse.txt:1002:26"},
+	{ 188, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1004:29"},
+	{ 188, 4, false, false, 0, CONTRACT_KINDS(497), false, -1, "", "schema/pg17/deparse.txt:1006:29"},
+	{ 189, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1008:21"},
+	{ 189, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1010:24"},
+	{ 189, 2, false, false, 0, CONTRACT_KINDS(500), false, -1, "", "schema/pg17/deparse.txt:1012:24"},
+	{ 190, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1014:20"},
+	{ 190, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1016:23"},
+	{ 190, 1, false, false, 0, CONTRACT_KINDS(503), false, -1, "", "schema/pg17/deparse.txt:1018:23"},
+	{ 191, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1020:26"},
+	{ 192, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1022:20"},
+	{ 192, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1024:20"},
+	{ 192, 0, false, false, 0, CONTRACT_KINDS(507), false, -1, "", "schema/pg17/deparse.txt:1026:20"},
+	{ 193, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1028:24"},
+	{ 193, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1030:23"},
+	{ 193, 1, false, false, 0, CONTRACT_KINDS(510), false, -1, "", "schema/pg17/deparse.txt:1032:23"},
+	{ 194, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1034:23"},
+	{ 194, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1036:22"},
+	{ 194, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1038:22"},
+	{ 194, 1, false, false, 0, CONTRACT_KINDS(514), false, -1, "", "schema/pg17/deparse.txt:1040:22"},
+	{ 195, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1042:21"},
+	{ 195, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1044:21"},
+	{ 195, 2, false, false, 0, CONTRACT_KINDS(517), false, -1, "", "schema/pg17/deparse.txt:1046:21"},
+	{ 195, 3, false, false, 2, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1048:17"},
+	{ 195, 3, false, false, 0, CONTRACT_KINDS(519), false, -1, "", "schema/pg17/deparse.txt:1050:17"},
+	{ 195, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1052:23"},
+	{ 195, 4, false, false, 0, CONTRACT_KINDS(521), false, -1, "", "schema/pg17/deparse.txt:1054:23"},
+	{ 196, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1056:29"},
+	{ 196, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1058:29"},
+	{ 196, 0, false, false, 0, CONTRACT_KINDS(524), false, -1, "", "schema/pg17/deparse.txt:1060:29"},
+	{ 196, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1062:28"},
+	{ 196, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1064:30"},
+	{ 196, 3, false, false, 0, CONTRACT_KINDS(527), false, -1, "", "schema/pg17/deparse.txt:1066:30"},
+	{ 197, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1068:31"},
+	{ 197, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1070:31"},
+	{ 197, 0, false, false, 0, CONTRACT_KINDS(530), false, -1, "", "schema/pg17/deparse.txt:1072:31"},
+	{ 197, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1074:32"},
+	{ 197, 1, false, false, 0, CONTRACT_KINDS(532), false, -1, "", "schema/pg17/deparse.txt:1076:32"},
+	{ 197, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1078:26"},
+	{ 197, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1080:28"},
+	{ 197, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1082:25"},
+	{ 197, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1084:25"},
+	{ 197, 4, false, false, 0, CONTRACT_KINDS(537), false, -1, "", "schema/pg17/deparse.txt:1086:25"},
+	{ 198, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1088:32"},
+	{ 198, 3, false, false, 0, CONTRACT_KINDS(539), false, -1, "", "schema/pg17/deparse.txt:1090:32"},
+	{ 198, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1092:30"},
+	{ 198, 4, false, false, 0, CONTRACT_KINDS(541), false, -1, "", "schema/pg17/deparse.txt:1094:30"},
+	{ 199, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1096:33"},
+	{ 199, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1098:33"},
+	{ 199, 0, false, false, 0, CONTRACT_KINDS(544), false, -1, "", "schema/pg17/deparse.txt:1100:33"},
+	{ 199, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1102:27"},
+	{ 200, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1104:32"},
+	{ 200, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1106:32"},
+	{ 200, 0, false, false, 0, CONTRACT_KINDS(548), false, -1, "", "schema/pg17/deparse.txt:1108:32"},
+	{ 200, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1110:26"},
+	{ 200, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1112:25"},
+	{ 200, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1114:25"},
+	{ 200, 3, false, false, 0, CONTRACT_KINDS(552), false, -1, "", "schema/pg17/deparse.txt:1116:25"},
+	{ 201, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1118:18"},
+	{ 201, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1120:18"},
+	{ 201, 0, false, false, 0, CONTRACT_KINDS(555), false, -1, "", "schema/pg17/deparse.txt:1122:18"},
+	{ 202, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1124:24"},
+	{ 202, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1126:24"},
+	{ 202, 0, false, false, 0, CONTRACT_KINDS(558), false, -1, "", "schema/pg17/deparse.txt:1128:24"},
+	{ 203, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1130:20"},
+	{ 203, 1, false, false, 0, CONTRACT_KINDS(560), false, -1, "", "schema/pg17/deparse.txt:1132:20"},
+	{ 204, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1134:21"},
+	{ 204, 1, false, false, 0, CONTRACT_KINDS(562), false, -1, "", "schema/pg17/deparse.txt:1136:21"},
+	{ 205, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1138:30"},
+	{ 205, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1140:25"},
+	{ 205, 2, false, false, 0, CONTRACT_KINDS(565), false, -1, "", "schema/pg17/deparse.txt:1142:25"},
+	{ 207, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1144:22"},
+	{ 208, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1146:20"},
+	{ 208, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1148:25"},
+	{ 208, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1150:24"},
+	{ 208, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1152:24"},
+	{ 208, 4, false, false, 0, CONTRACT_KINDS(571), false, -1, "", "schema/pg17/deparse.txt:1154:24"},
+	{ 208, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1156:34"},
+	{ 208, 5, false, false, 0, CONTRACT_KINDS(573), false, -1, "", "schema/pg17/deparse.txt:1158:34"},
+	{ 208, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1160:19"},
+	{ 208, 6, false, false, 0, CONTRACT_KINDS(575), false, -1, "", "schema/pg17/deparse.txt:1162:19"},
+	{ 208, 7, false, false, 0, CONTRACT_KINDS(576), false, -1, "", "schema/pg17/deparse.txt:1164:24"},
+	{ 209, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1166:26"},
+	{ 209, 0, false, false, 0, CONTRACT_KINDS(578), false, -1, "", "schema/pg17/deparse.txt:1168:26"},
+	{ 209, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1170:28"},
+	{ 209, 1, false, false, 0, CONTRACT_KINDS(580), false, -1, "", "schema/pg17/deparse.txt:1172:28"},
+	{ 209, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1174:23"},
+	{ 209, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1176:23"},
+	{ 209, 2, false, false, 0, CONTRACT_KINDS(583), false, -1, "", "schema/pg17/deparse.txt:1178:23"},
+	{ 209, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1180:27"},
+	{ 209, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1182:27"},
+	{ 209, 3, false, false, 0, CONTRACT_KINDS(586), false, -1, "", "schema/pg17/deparse.txt:1184:27"},
+	{ 210, 1, false, false, 0, CONTRACT_KINDS(587), false, -1, "", "schema/pg17/deparse.txt:1186:16"},
+	{ 211, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1188:25"},
+	{ 211, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1190:25"},
+	{ 211, 0, false, false, 0, CONTRACT_KINDS(590), false, -1, "", "schema/pg17/deparse.txt:1192:25"},
+	{ 211, 1, false, false, 0, CONTRACT_KINDS(591), false, -1, "", "schema/pg17/deparse.txt:1194:30"},
+	{ 212, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1196:29"},
+	{ 212, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1198:29"},
+	{ 212, 2, false, false, 0, CONTRACT_KINDS(594), false, -1, "", "schema/pg17/deparse.txt:1200:29"},
+	{ 212, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1202:31"},
+	{ 212, 3, false, false, 0, CONTRACT_KINDS(596), false, -1, "", "schema/pg17/deparse.txt:1204:31"},
+	{ 212, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1206:28"},
+	{ 212, 5, false, false, 0, CONTRACT_KINDS(598), false, -1, "", "schema/pg17/deparse.txt:1208:28"},
+	{ 212, 6, false, false, 0, CONTRACT_KINDS(599), false, -1, "", "schema/pg17/deparse.txt:1210:29"},
+	{ 213, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1212:28"},
+	{ 213, 3, false, false, 0, CONTRACT_KINDS(601), false, -1, "", "schema/pg17/deparse.txt:1214:27"},
+	{ 214, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1216:24"},
+	{ 214, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1218:27"},
+	{ 214, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1220:27"},
+	{ 214, 2, false, false, 0, CONTRACT_KINDS(605), false, -1, "", "schema/pg17/deparse.txt:1222:27"},
+	{ 215, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1224:13"},
+	{ 215, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1226:13"},
+	{ 215, 0, false, false, 0, CONTRACT_KINDS(608), false, -1, "", "schema/pg17/deparse.txt:1228:13"},
+	{ 217, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1230:19"},
+	{ 219, 3, false, false, 0, CONTRACT_KINDS(610), false, -1, "", "schema/pg17/deparse.txt:1232:19"},
+	{ 219, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1234:20"},
+	{ 220, 2, false, false, 0, CONTRACT_KINDS(612), false, -1, "", "schema/pg17/deparse.txt:1236:31"},
+	{ 220, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1238:32"},
+	{ 221, 2, false, false, 0, CONTRACT_KINDS(614), false, -1, "", "schema/pg17/deparse.txt:1240:30"},
+	{ 221, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1242:33"},
+	{ 222, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1244:23"},
+	{ 222, 2, false, false, 0, CONTRACT_KINDS(617), false, -1, "", "schema/pg17/deparse.txt:1246:23"},
+	{ 222, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1248:25"},
+	{ 223, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1250:28"},
+	{ 223, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1252:27"},
+	{ 223, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1254:27"},
+	{ 223, 1, false, false, 0, CONTRACT_KINDS(622), false, -1, "", "schema/pg17/deparse.txt:1256:27"},
+	{ 224, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1258:25"},
+	{ 224, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1260:25"},
+	{ 224, 0, false, false, 0, CONTRACT_KINDS(625), false, -1, "", "schema/pg17/deparse.txt:1262:25"},
+	{ 224, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1264:23"},
+	{ 224, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1266:23"},
+	{ 224, 1, false, false, 0, CONTRACT_KINDS(628), false, -1, "", "schema/pg17/deparse.txt:1268:23"},
+	{ 225, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1270:19"},
+	{ 225, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1272:19"},
+	{ 225, 2, false, false, 0, CONTRACT_KINDS(631), false, -1, "", "schema/pg17/deparse.txt:1274:23"},
+	{ 225, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1276:18"},
+	{ 225, 5, false, false, 0, CONTRACT_KINDS(633), false, -1, "", "schema/pg17/deparse.txt:1278:18"},
+	{ 226, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1280:26"},
+	{ 227, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1282:26"},
+	{ 229, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1284:25"},
+	{ 229, 1, false, false, 0, CONTRACT_KINDS(637), false, -1, "", "schema/pg17/deparse.txt:1286:25"},
+	{ 230, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1288:27"},
+	{ 230, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1290:30"},
+	{ 230, 1, false, false, 0, CONTRACT_KINDS(640), false, -1, "", "schema/pg17/deparse.txt:1292:30"},
+	{ 231, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1294:26"},
+	{ 231, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1296:26"},
+	{ 231, 0, false, false, 0, CONTRACT_KINDS(643), false, -1, "", "schema/pg17/deparse.txt:1298:26"},
+	{ 231, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1300:21"},
+	{ 231, 1, false, false, 0, CONTRACT_KINDS(645), false, -1, "", "schema/pg17/deparse.txt:1302:21"},
+	{ 232, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1304:27"},
+	{ 232, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1306:27"},
+	{ 232, 0, false, false, 0, CONTRACT_KINDS(648), false, -1, "", "schema/pg17/deparse.txt:1308:27"},
+	{ 232, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1310:24"},
+	{ 232, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1312:24"},
+	{ 232, 1, false, false, 0, CONTRACT_KINDS(651), false, -1, "", "schema/pg17/deparse.txt:1314:24"},
+	{ 233, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1316:25"},
+	{ 233, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1318:25"},
+	{ 233, 0, false, false, 0, CONTRACT_KINDS(654), false, -1, "", "schema/pg17/deparse.txt:1320:25"},
+	{ 233, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1322:23"},
+	{ 234, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1324:15"},
+	{ 234, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1326:18"},
+	{ 234, 1, false, false, 0, CONTRACT_KINDS(658), false, -1, "", "schema/pg17/deparse.txt:1328:18"},
+	{ 234, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1330:16"},
+	{ 234, 2, false, false, 0, CONTRACT_KINDS(660), false, -1, "", "schema/pg17/deparse.txt:1332:16"},
+	{ 234, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1334:18"},
+	{ 234, 4, false, false, 0, CONTRACT_KINDS(662), false, -1, "", "schema/pg17/deparse.txt:1336:18"},
+	{ 235, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1338:19"},
+	{ 236, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1340:21"},
+	{ 236, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1342:22"},
+	{ 236, 1, false, false, 0, CONTRACT_KINDS(666), false, -1, "", "schema/pg17/deparse.txt:1344:22"},
+	{ 237, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1346:26"},
+	{ 237, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1348:27"},
+	{ 237, 1, false, false, 0, CONTRACT_KINDS(669), false, -1, "", "schema/pg17/deparse.txt:1350:27"},
+	{ 239, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1352:29"},
+	{ 239, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1354:30"},
+	{ 240, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1356:19"},
+	{ 240, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1358:20"},
+	{ 240, 2, false, false, 0, CONTRACT_KINDS(674), false, -1, "", "schema/pg17/deparse.txt:1360:20"},
+	{ 241, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1362:25"},
+	{ 242, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1364:20"},
+	{ 242, 2, false, false, 0, CONTRACT_KINDS(677), false, -1, "", "schema/pg17/deparse.txt:1366:20"},
+	{ 243, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1368:20"},
+	{ 243, 0, false, false, 0, CONTRACT_KINDS(679), false, -1, "", "schema/pg17/deparse.txt:1370:20"},
+	{ 243, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1372:17"},
+	{ 243, 1, false, false, 0, CONTRACT_KINDS(681), false, -1, "", "schema/pg17/deparse.txt:1374:17"},
+	{ 244, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1376:25"},
+	{ 244, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1378:24"},
+	{ 244, 2, false, false, 0, CONTRACT_KINDS(684), false, -1, "", "schema/pg17/deparse.txt:1380:24"},
+	{ 245, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1382:19"},
+	{ 245, 0, false, false, 0, CONTRACT_KINDS(686), false, -1, "", "schema/pg17/deparse.txt:1384:19"},
+	{ 245, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1386:21"},
+	{ 245, 1, false, false, 0, CONTRACT_KINDS(688), false, -1, "", "schema/pg17/deparse.txt:1388:21"},
+	{ 246, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1390:25"},
+	{ 246, 0, false, false, 0, CONTRACT_KINDS(690), false, -1, "", "schema/pg17/deparse.txt:1392:25"},
+	{ 246, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1394:24"},
+	{ 247, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1396:29"},
+	{ 250, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1398:20"},
+	{ 250, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1400:20"},
+	{ 250, 0, false, false, 0, CONTRACT_KINDS(695), false, -1, "", "schema/pg17/deparse.txt:1402:20"},
+	{ 251, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1404:32"},
+	{ 251, 0, false, false, 0, CONTRACT_KINDS(697), false, -1, "", "schema/pg17/deparse.txt:1406:32"},
+	{ 252, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1408:20"},
+	{ 252, 3, false, false, 0, CONTRACT_KINDS(699), false, -1, "", "schema/pg17/deparse.txt:1410:20"},
+	{ 253, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1412:38"},
+	{ 253, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1414:38"},
+	{ 253, 0, false, false, 0, CONTRACT_KINDS(702), false, -1, "", "schema/pg17/deparse.txt:1416:38"},
+	{ 253, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1418:40"},
+	{ 253, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1420:39"},
+	{ 253, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1422:32"},
+	{ 253, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1424:32"},
+	{ 253, 3, false, false, 0, CONTRACT_KINDS(707), false, -1, "", "schema/pg17/deparse.txt:1426:32"},
+	{ 254, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1428:27"},
+	{ 254, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1430:27"},
+	{ 255, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1432:31"},
+	{ 255, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1434:26"},
+	{ 256, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1436:18"},
+	{ 256, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1438:22"},
+	{ 256, 1, false, false, 0, CONTRACT_KINDS(714), false, -1, "", "schema/pg17/deparse.txt:1440:22"},
+	{ 256, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1442:19"},
+	{ 256, 2, false, false, 0, CONTRACT_KINDS(716), false, -1, "", "schema/pg17/deparse.txt:1444:19"},
+	{ 257, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1446:18"},
+	{ 257, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1448:20"},
+	{ 257, 1, false, false, 0, CONTRACT_KINDS(719), false, -1, "", "schema/pg17/deparse.txt:1450:20"},
+	{ 259, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1452:21"},
+	{ 259, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1454:21"},
+	{ 259, 0, false, false, 0, CONTRACT_KINDS(722), false, -1, "", "schema/pg17/deparse.txt:1456:21"},
+	{ 260, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1458:25"},
+	{ 260, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1460:25"},
+	{ 260, 0, false, false, 0, CONTRACT_KINDS(725), false, -1, "", "schema/pg17/deparse.txt:1462:25"},
+	{ 260, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1464:27"},
+	{ 261, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1466:32"},
+	{ 261, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1468:32"},
+	{ 261, 0, false, false, 0, CONTRACT_KINDS(729), false, -1, "", "schema/pg17/deparse.txt:1470:32"},
+	{ 261, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1472:31"},
+	{ 261, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1474:31"},
+	{ 261, 1, false, false, 0, CONTRACT_KINDS(732), false, -1, "", "schema/pg17/deparse.txt:1476:31"},
+	{ 262, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1478:34"},
+	{ 262, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1480:34"},
+	{ 262, 1, false, false, 0, CONTRACT_KINDS(735), false, -1, "", "schema/pg17/deparse.txt:1482:34"},
+	{ 262, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1484:36"},
+	{ 262, 2, false, false, 0, CONTRACT_KINDS(737), false, -1, "", "schema/pg17/deparse.txt:1486:36"},
+	{ 262, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1488:32"},
+	{ 262, 3, false, false, 0, CONTRACT_KINDS(739), false, -1, "", "schema/pg17/deparse.txt:1490:32"},
+	{ 263, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1492:27"},
+	{ 263, 1, false, false, 0, CONTRACT_KINDS(741), false, -1, "", "schema/pg17/deparse.txt:1494:31"},
+	{ 263, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1496:26"},
+	{ 263, 2, false, false, 0, CONTRACT_KINDS(743), false, -1, "", "schema/pg17/deparse.txt:1498:26"},
+	{ 265, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1500:31"},
+	{ 265, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1502:31"},
+	{ 265, 1, false, false, 0, CONTRACT_KINDS(746), false, -1, "", "schema/pg17/deparse.txt:1504:31"},
+	{ 265, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1506:34"},
+	{ 265, 2, false, false, 0, CONTRACT_KINDS(748), false, -1, "", "schema/pg17/deparse.txt:1508:34"},
+	{ 266, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1510:30"},
+	{ 266, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1512:30"},
+	{ 266, 1, false, false, 0, CONTRACT_KINDS(751), false, -1, "", "schema/pg17/deparse.txt:1514:30"},
+	{ 266, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1516:33"},
+	{ 266, 2, false, false, 0, CONTRACT_KINDS(753), false, -1, "", "schema/pg17/deparse.txt:1518:33"},
+	{ 267, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1520:32"},
+	{ 267, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1522:36"},
+	{ 267, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1524:36"},
+	{ 267, 2, false, false, 0, CONTRACT_KINDS(757), false, -1, "", "schema/pg17/deparse.txt:1526:36"},
+	{ 267, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1528:32"},
+	{ 267, 3, false, false, 0, CONTRACT_KINDS(759), false, -1, "", "schema/pg17/deparse.txt:1530:32"},
+	{ 268, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1532:31"},
+	{ 268, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1534:35"},
+	{ 268, 3, false, false, 0, CONTRACT_KINDS(762), false, -1, "", "schema/pg17/deparse.txt:1536:35"},
+	{ 268, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1538:31"},
+	{ 268, 4, false, false, 0, CONTRACT_KINDS(764), false, -1, "", "schema/pg17/deparse.txt:1540:31"},
+	{ 269, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1542:30"},
 	{0}
 };
 
@@ -1799,178 +1814,178 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 	{ 152, 4 }, /* ColumnDef */
 	{ 156, 1 }, /* TableLikeClause */
 	{ 157, 7 }, /* IndexElem */
-	{ 164, 3 }, /* DefElem */
-	{ 167, 2 }, /* LockingClause */
-	{ 169, 3 }, /* XmlSerialize */
-	{ 172, 5 }, /* PartitionElem */
-	{ 177, 3 }, /* PartitionSpec */
-	{ 180, 6 }, /* PartitionBoundSpec */
-	{ 186, 0 }, /* PartitionRangeDatum */
-	{ 186, 0 }, /* SinglePartitionSpec */
-	{ 186, 1 }, /* PartitionCmd */
-	{ 187, 0 }, /* RangeTblEntry */
-	{ 187, 0 }, /* RTEPermissionInfo */
-	{ 187, 0 }, /* RangeTblFunction */
-	{ 187, 0 }, /* TableSampleClause */
-	{ 187, 0 }, /* WithCheckOption */
-	{ 187, 0 }, /* SortGroupClause */
-	{ 187, 2 }, /* GroupingSet */
-	{ 189, 0 }, /* WindowClause */
-	{ 189, 0 }, /* RowMarkClause */
-	{ 189, 3 }, /* WithClause */
-	{ 192, 3 }, /* InferClause */
-	{ 195, 3 }, /* OnConflictClause */
-	{ 198, 4 }, /* CTESearchClause */
-	{ 202, 9 }, /* CTECycleClause */
-	{ 211, 5 }, /* CommonTableExpr */
-	{ 216, 5 }, /* MergeWhenClause */
-	{ 221, 1 }, /* TriggerTransition */
-	{ 222, 2 }, /* JsonOutput */
-	{ 224, 2 }, /* JsonArgument */
-	{ 226, 5 }, /* JsonFuncExpr */
-	{ 231, 2 }, /* JsonTablePathSpec */
-	{ 233, 7 }, /* JsonTable */
-	{ 240, 2 }, /* JsonTableColumn */
-	{ 242, 3 }, /* JsonKeyValue */
-	{ 245, 1 }, /* JsonParseExpr */
-	{ 246, 2 }, /* JsonScalarExpr */
-	{ 248, 1 }, /* JsonSerializeExpr */
-	{ 249, 2 }, /* JsonObjectConstructor */
-	{ 251, 2 }, /* JsonArrayConstructor */
-	{ 253, 0 }, /* JsonArrayQueryConstructor */
-	{ 253, 3 }, /* JsonAggConstructor */
-	{ 256, 2 }, /* JsonObjectAgg */
-	{ 258, 2 }, /* JsonArrayAgg */
-	{ 260, 0 }, /* RawStmt */
-	{ 260, 6 }, /* InsertStmt */
-	{ 266, 6 }, /* DeleteStmt */
-	{ 272, 9 }, /* UpdateStmt */
-	{ 281, 10 }, /* MergeStmt */
-	{ 291, 19 }, /* SelectStmt */
-	{ 310, 0 }, /* SetOperationStmt */
-	{ 310, 2 }, /* ReturnStmt */
-	{ 312, 0 }, /* PLAssignStmt */
-	{ 312, 2 }, /* CreateSchemaStmt */
-	{ 314, 4 }, /* AlterTableStmt */
-	{ 318, 1 }, /* ReplicaIdentityStmt */
-	{ 319, 1 }, /* AlterTableCmd */
-	{ 320, 3 }, /* AlterCollationStmt */
-	{ 323, 5 }, /* AlterDomainStmt */
-	{ 328, 7 }, /* GrantStmt */
-	{ 335, 6 }, /* ObjectWithArgs */
-	{ 341, 2 }, /* AccessPriv */
-	{ 343, 8 }, /* GrantRoleStmt */
-	{ 351, 3 }, /* AlterDefaultPrivilegesStmt */
-	{ 354, 8 }, /* CopyStmt */
-	{ 362, 3 }, /* VariableSetStmt */
-	{ 365, 1 }, /* VariableShowStmt */
-	{ 366, 7 }, /* CreateStmt */
-	{ 373, 11 }, /* Constraint */
-	{ 384, 3 }, /* CreateTableSpaceStmt */
-	{ 387, 1 }, /* DropTableSpaceStmt */
-	{ 388, 4 }, /* AlterTableSpaceOptionsStmt */
-	{ 392, 4 }, /* AlterTableMoveAllStmt */
-	{ 396, 3 }, /* CreateExtensionStmt */
-	{ 399, 3 }, /* AlterExtensionStmt */
-	{ 402, 3 }, /* AlterExtensionContentsStmt */
-	{ 405, 5 }, /* CreateFdwStmt */
-	{ 410, 5 }, /* AlterFdwStmt */
-	{ 415, 4 }, /* CreateForeignServerStmt */
-	{ 419, 3 }, /* AlterForeignServerStmt */
-	{ 422, 4 }, /* CreateForeignTableStmt */
-	{ 426, 4 }, /* CreateUserMappingStmt */
-	{ 430, 5 }, /* AlterUserMappingStmt */
-	{ 435, 2 }, /* DropUserMappingStmt */
-	{ 437, 7 }, /* ImportForeignSchemaStmt */
-	{ 444, 8 }, /* CreatePolicyStmt */
-	{ 452, 6 }, /* AlterPolicyStmt */
-	{ 458, 5 }, /* CreateAmStmt */
-	{ 463, 12 }, /* CreateTrigStmt */
-	{ 475, 7 }, /* CreateEventTrigStmt */
-	{ 482, 2 }, /* AlterEventTrigStmt */
-	{ 484, 8 }, /* CreatePLangStmt */
-	{ 492, 3 }, /* CreateRoleStmt */
-	{ 495, 3 }, /* AlterRoleStmt */
-	{ 498, 1 }, /* AlterRoleSetStmt */
-	{ 499, 3 }, /* DropRoleStmt */
-	{ 502, 3 }, /* CreateSeqStmt */
-	{ 505, 4 }, /* AlterSeqStmt */
-	{ 509, 7 }, /* DefineStmt */
-	{ 516, 6 }, /* CreateDomainStmt */
-	{ 522, 10 }, /* CreateOpClassStmt */
-	{ 532, 4 }, /* CreateOpClassItem */
-	{ 536, 4 }, /* CreateOpFamilyStmt */
-	{ 540, 7 }, /* AlterOpFamilyStmt */
-	{ 547, 3 }, /* DropStmt */
-	{ 550, 3 }, /* TruncateStmt */
-	{ 553, 2 }, /* CommentStmt */
-	{ 555, 2 }, /* SecLabelStmt */
-	{ 557, 3 }, /* DeclareCursorStmt */
-	{ 560, 0 }, /* ClosePortalStmt */
-	{ 560, 1 }, /* FetchStmt */
-	{ 561, 10 }, /* IndexStmt */
-	{ 571, 10 }, /* CreateStatsStmt */
-	{ 581, 1 }, /* StatsElem */
-	{ 582, 4 }, /* AlterStatsStmt */
-	{ 586, 8 }, /* CreateFunctionStmt */
-	{ 594, 2 }, /* FunctionParameter */
-	{ 596, 4 }, /* AlterFunctionStmt */
-	{ 600, 3 }, /* DoStmt */
-	{ 603, 0 }, /* InlineCodeBlock */
-	{ 603, 1 }, /* CallStmt */
-	{ 604, 0 }, /* CallContext */
-	{ 604, 2 }, /* RenameStmt */
-	{ 606, 2 }, /* AlterObjectDependsStmt */
-	{ 608, 2 }, /* AlterObjectSchemaStmt */
-	{ 610, 3 }, /* AlterOwnerStmt */
-	{ 613, 4 }, /* AlterOperatorStmt */
-	{ 617, 6 }, /* AlterTypeStmt */
-	{ 623, 5 }, /* RuleStmt */
-	{ 628, 1 }, /* NotifyStmt */
-	{ 629, 1 }, /* ListenStmt */
-	{ 630, 0 }, /* UnlistenStmt */
-	{ 630, 2 }, /* TransactionStmt */
-	{ 632, 3 }, /* CompositeTypeStmt */
-	{ 635, 5 }, /* CreateEnumStmt */
-	{ 640, 6 }, /* CreateRangeStmt */
-	{ 646, 4 }, /* AlterEnumStmt */
-	{ 650, 7 }, /* ViewStmt */
-	{ 657, 1 }, /* LoadStmt */
-	{ 658, 3 }, /* CreatedbStmt */
-	{ 661, 3 }, /* AlterDatabaseStmt */
-	{ 664, 0 }, /* AlterDatabaseRefreshCollStmt */
-	{ 664, 2 }, /* AlterDatabaseSetStmt */
-	{ 666, 3 }, /* DropdbStmt */
-	{ 669, 1 }, /* AlterSystemStmt */
-	{ 670, 2 }, /* ClusterStmt */
-	{ 672, 4 }, /* VacuumStmt */
-	{ 676, 3 }, /* VacuumRelation */
-	{ 679, 4 }, /* ExplainStmt */
-	{ 683, 3 }, /* CreateTableAsStmt */
-	{ 686, 1 }, /* RefreshMatViewStmt */
-	{ 687, 0 }, /* CheckPointStmt */
-	{ 687, 0 }, /* DiscardStmt */
-	{ 687, 3 }, /* LockStmt */
-	{ 690, 2 }, /* ConstraintsSetStmt */
-	{ 692, 2 }, /* ReindexStmt */
-	{ 694, 8 }, /* CreateConversionStmt */
-	{ 702, 2 }, /* CreateCastStmt */
-	{ 704, 2 }, /* CreateTransformStmt */
-	{ 706, 5 }, /* PrepareStmt */
-	{ 711, 3 }, /* ExecuteStmt */
-	{ 714, 0 }, /* DeallocateStmt */
-	{ 714, 3 }, /* DropOwnedStmt */
-	{ 717, 4 }, /* ReassignOwnedStmt */
-	{ 721, 6 }, /* AlterTSDictionaryStmt */
-	{ 727, 7 }, /* AlterTSConfigurationStmt */
-	{ 734, 4 }, /* PublicationTable */
-	{ 738, 0 }, /* PublicationObjSpec */
-	{ 738, 5 }, /* CreatePublicationStmt */
-	{ 743, 5 }, /* AlterPublicationStmt */
-	{ 748, 6 }, /* CreateSubscriptionStmt */
-	{ 754, 5 }, /* AlterSubscriptionStmt */
-	{ 759, 1 }, /* DropSubscriptionStmt */
-	{ 760, 0 }, /* ScanToken */
+	{ 164, 11 }, /* DefElem */
+	{ 175, 2 }, /* LockingClause */
+	{ 177, 3 }, /* XmlSerialize */
+	{ 180, 5 }, /* PartitionElem */
+	{ 185, 3 }, /* PartitionSpec */
+	{ 188, 6 }, /* PartitionBoundSpec */
+	{ 194, 0 }, /* PartitionRangeDatum */
+	{ 194, 0 }, /* SinglePartitionSpec */
+	{ 194, 1 }, /* PartitionCmd */
+	{ 195, 0 }, /* RangeTblEntry */
+	{ 195, 0 }, /* RTEPermissionInfo */
+	{ 195, 0 }, /* RangeTblFunction */
+	{ 195, 0 }, /* TableSampleClause */
+	{ 195, 0 }, /* WithCheckOption */
+	{ 195, 0 }, /* SortGroupClause */
+	{ 195, 2 }, /* GroupingSet */
+	{ 197, 0 }, /* WindowClause */
+	{ 197, 0 }, /* RowMarkClause */
+	{ 197, 3 }, /* WithClause */
+	{ 200, 3 }, /* InferClause */
+	{ 203, 3 }, /* OnConflictClause */
+	{ 206, 4 }, /* CTESearchClause */
+	{ 210, 9 }, /* CTECycleClause */
+	{ 219, 5 }, /* CommonTableExpr */
+	{ 224, 5 }, /* MergeWhenClause */
+	{ 229, 1 }, /* TriggerTransition */
+	{ 230, 2 }, /* JsonOutput */
+	{ 232, 2 }, /* JsonArgument */
+	{ 234, 5 }, /* JsonFuncExpr */
+	{ 239, 2 }, /* JsonTablePathSpec */
+	{ 241, 7 }, /* JsonTable */
+	{ 248, 2 }, /* JsonTableColumn */
+	{ 250, 3 }, /* JsonKeyValue */
+	{ 253, 1 }, /* JsonParseExpr */
+	{ 254, 2 }, /* JsonScalarExpr */
+	{ 256, 1 }, /* JsonSerializeExpr */
+	{ 257, 2 }, /* JsonObjectConstructor */
+	{ 259, 2 }, /* JsonArrayConstructor */
+	{ 261, 0 }, /* JsonArrayQueryConstructor */
+	{ 261, 3 }, /* JsonAggConstructor */
+	{ 264, 2 }, /* JsonObjectAgg */
+	{ 266, 2 }, /* JsonArrayAgg */
+	{ 268, 0 }, /* RawStmt */
+	{ 268, 6 }, /* InsertStmt */
+	{ 274, 6 }, /* DeleteStmt */
+	{ 280, 9 }, /* UpdateStmt */
+	{ 289, 10 }, /* MergeStmt */
+	{ 299, 19 }, /* SelectStmt */
+	{ 318, 0 }, /* SetOperationStmt */
+	{ 318, 2 }, /* ReturnStmt */
+	{ 320, 0 }, /* PLAssignStmt */
+	{ 320, 2 }, /* CreateSchemaStmt */
+	{ 322, 4 }, /* AlterTableStmt */
+	{ 326, 1 }, /* ReplicaIdentityStmt */
+	{ 327, 1 }, /* AlterTableCmd */
+	{ 328, 3 }, /* AlterCollationStmt */
+	{ 331, 5 }, /* AlterDomainStmt */
+	{ 336, 7 }, /* GrantStmt */
+	{ 343, 6 }, /* ObjectWithArgs */
+	{ 349, 2 }, /* AccessPriv */
+	{ 351, 8 }, /* GrantRoleStmt */
+	{ 359, 3 }, /* AlterDefaultPrivilegesStmt */
+	{ 362, 6 }, /* CopyStmt */
+	{ 368, 3 }, /* VariableSetStmt */
+	{ 371, 1 }, /* VariableShowStmt */
+	{ 372, 7 }, /* CreateStmt */
+	{ 379, 11 }, /* Constraint */
+	{ 390, 3 }, /* CreateTableSpaceStmt */
+	{ 393, 1 }, /* DropTableSpaceStmt */
+	{ 394, 4 }, /* AlterTableSpaceOptionsStmt */
+	{ 398, 4 }, /* AlterTableMoveAllStmt */
+	{ 402, 3 }, /* CreateExtensionStmt */
+	{ 405, 3 }, /* AlterExtensionStmt */
+	{ 408, 3 }, /* AlterExtensionContentsStmt */
+	{ 411, 5 }, /* CreateFdwStmt */
+	{ 416, 5 }, /* AlterFdwStmt */
+	{ 421, 4 }, /* CreateForeignServerStmt */
+	{ 425, 3 }, /* AlterForeignServerStmt */
+	{ 428, 4 }, /* CreateForeignTableStmt */
+	{ 432, 4 }, /* CreateUserMappingStmt */
+	{ 436, 5 }, /* AlterUserMappingStmt */
+	{ 441, 2 }, /* DropUserMappingStmt */
+	{ 443, 7 }, /* ImportForeignSchemaStmt */
+	{ 450, 8 }, /* CreatePolicyStmt */
+	{ 458, 6 }, /* AlterPolicyStmt */
+	{ 464, 5 }, /* CreateAmStmt */
+	{ 469, 12 }, /* CreateTrigStmt */
+	{ 481, 7 }, /* CreateEventTrigStmt */
+	{ 488, 2 }, /* AlterEventTrigStmt */
+	{ 490, 8 }, /* CreatePLangStmt */
+	{ 498, 3 }, /* CreateRoleStmt */
+	{ 501, 3 }, /* AlterRoleStmt */
+	{ 504, 1 }, /* AlterRoleSetStmt */
+	{ 505, 3 }, /* DropRoleStmt */
+	{ 508, 3 }, /* CreateSeqStmt */
+	{ 511, 4 }, /* AlterSeqStmt */
+	{ 515, 7 }, /* DefineStmt */
+	{ 522, 6 }, /* CreateDomainStmt */
+	{ 528, 10 }, /* CreateOpClassStmt */
+	{ 538, 4 }, /* CreateOpClassItem */
+	{ 542, 4 }, /* CreateOpFamilyStmt */
+	{ 546, 7 }, /* AlterOpFamilyStmt */
+	{ 553, 3 }, /* DropStmt */
+	{ 556, 3 }, /* TruncateStmt */
+	{ 559, 2 }, /* CommentStmt */
+	{ 561, 2 }, /* SecLabelStmt */
+	{ 563, 3 }, /* DeclareCursorStmt */
+	{ 566, 0 }, /* ClosePortalStmt */
+	{ 566, 1 }, /* FetchStmt */
+	{ 567, 10 }, /* IndexStmt */
+	{ 577, 10 }, /* CreateStatsStmt */
+	{ 587, 1 }, /* StatsElem */
+	{ 588, 4 }, /* AlterStatsStmt */
+	{ 592, 8 }, /* CreateFunctionStmt */
+	{ 600, 2 }, /* FunctionParameter */
+	{ 602, 4 }, /* AlterFunctionStmt */
+	{ 606, 3 }, /* DoStmt */
+	{ 609, 0 }, /* InlineCodeBlock */
+	{ 609, 1 }, /* CallStmt */
+	{ 610, 0 }, /* CallContext */
+	{ 610, 2 }, /* RenameStmt */
+	{ 612, 2 }, /* AlterObjectDependsStmt */
+	{ 614, 2 }, /* AlterObjectSchemaStmt */
+	{ 616, 3 }, /* AlterOwnerStmt */
+	{ 619, 4 }, /* AlterOperatorStmt */
+	{ 623, 6 }, /* AlterTypeStmt */
+	{ 629, 5 }, /* RuleStmt */
+	{ 634, 1 }, /* NotifyStmt */
+	{ 635, 1 }, /* ListenStmt */
+	{ 636, 0 }, /* UnlistenStmt */
+	{ 636, 2 }, /* TransactionStmt */
+	{ 638, 3 }, /* CompositeTypeStmt */
+	{ 641, 5 }, /* CreateEnumStmt */
+	{ 646, 6 }, /* CreateRangeStmt */
+	{ 652, 4 }, /* AlterEnumStmt */
+	{ 656, 7 }, /* ViewStmt */
+	{ 663, 1 }, /* LoadStmt */
+	{ 664, 3 }, /* CreatedbStmt */
+	{ 667, 3 }, /* AlterDatabaseStmt */
+	{ 670, 0 }, /* AlterDatabaseRefreshCollStmt */
+	{ 670, 2 }, /* AlterDatabaseSetStmt */
+	{ 672, 3 }, /* DropdbStmt */
+	{ 675, 1 }, /* AlterSystemStmt */
+	{ 676, 2 }, /* ClusterStmt */
+	{ 678, 4 }, /* VacuumStmt */
+	{ 682, 3 }, /* VacuumRelation */
+	{ 685, 4 }, /* ExplainStmt */
+	{ 689, 3 }, /* CreateTableAsStmt */
+	{ 692, 1 }, /* RefreshMatViewStmt */
+	{ 693, 0 }, /* CheckPointStmt */
+	{ 693, 0 }, /* DiscardStmt */
+	{ 693, 3 }, /* LockStmt */
+	{ 696, 2 }, /* ConstraintsSetStmt */
+	{ 698, 2 }, /* ReindexStmt */
+	{ 700, 8 }, /* CreateConversionStmt */
+	{ 708, 2 }, /* CreateCastStmt */
+	{ 710, 2 }, /* CreateTransformStmt */
+	{ 712, 5 }, /* PrepareStmt */
+	{ 717, 3 }, /* ExecuteStmt */
+	{ 720, 0 }, /* DeallocateStmt */
+	{ 720, 3 }, /* DropOwnedStmt */
+	{ 723, 4 }, /* ReassignOwnedStmt */
+	{ 727, 6 }, /* AlterTSDictionaryStmt */
+	{ 733, 7 }, /* AlterTSConfigurationStmt */
+	{ 740, 4 }, /* PublicationTable */
+	{ 744, 0 }, /* PublicationObjSpec */
+	{ 744, 5 }, /* CreatePublicationStmt */
+	{ 749, 5 }, /* AlterPublicationStmt */
+	{ 754, 6 }, /* CreateSubscriptionStmt */
+	{ 760, 5 }, /* AlterSubscriptionStmt */
+	{ 765, 1 }, /* DropSubscriptionStmt */
+	{ 766, 0 }, /* ScanToken */
 };
 
 /* ---- Begin the walk: per message, what its rules ask of it, then its fields ----
@@ -3913,13 +3928,13 @@ CW_BEGIN(IndexElem, 98)
 	CW_ENUM(7, nulls_ordering, SortByNulls, 2)
 CW_END
 
-static const uint8_t cw_kinds_99_2[] = { 0xfa, 0xb6, 0xe7, 0x3f, 0x0b, 0xeb, 0x73, 0xde, 0x03, 0x00, 0x00, 0xe0, 0xfd, 0xfe, 0x48, 0x00, 0x09, 0x0a, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x01, 0x00, 0x00, 0x00, 0x00, 0x20, 0xf0, 0x1e, }; /* arg */
+static const uint8_t cw_kinds_99_2[] = { 0xfa, 0xb6, 0xe7, 0x3f, 0x0b, 0xeb, 0x73, 0xde, 0x03, 0x00, 0x00, 0xe0, 0xfd, 0xfe, 0x48, 0x00, 0x09, 0x0a, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x01, 0x00, 0x00, 0x00, 0x00, 0x20, 0x60, 0x1c, }; /* arg */
 static inline bool cw_meets_DefElem(const pgbind_DefElem *m)
 {
 	(void)m;
 	return true &&
 		CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
-		CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_99_2));
+		CW_MEETS_NODE(m, arg, true, false, 0, CW_KINDS(cw_kinds_99_2));
 }
 
 CW_BEGIN(DefElem, 99)
@@ -5013,13 +5028,13 @@ CW_END
 
 static const uint8_t cw_kinds_161_1[] = { 0xfa, 0xb6, 0xe7, 0x3f, 0x0b, 0xeb, 0x73, 0xde, 0x01, 0x00, 0x00, 0xe0, 0xfd, 0xfe, 0x48, 0x00, 0xf9, 0x0b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x01, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x0c, }; /* query */
 static const uint8_t cw_kinds_161_2[] = { 0xfa, 0xb6, 0xe7, 0x3f, 0x0b, 0xeb, 0x73, 0xde, 0x01, 0x00, 0x00, 0xe0, 0xfd, 0xfe, 0x48, 0x00, 0x09, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x01, 0x00, 0x00, 0x00, 0x00, 0x20, 0x80, 0x0c, }; /* attlist */
-static const uint8_t cw_kinds_161_6[] = { 0xfa, 0xb6, 0xe7, 0x3f, 0x0b, 0xeb, 0x73, 0xde, 0x01, 0x00, 0x00, 0xe0, 0xfd, 0xfe, 0x48, 0x00, 0x09, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x01, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x0c, }; /* options */
+static const uint8_t cw_kinds_161_6[] = { 0xfa, 0xb6, 0xe7, 0x3f, 0x0b, 0xeb, 0x73, 0xde, 0x01, 0x00, 0x00, 0xe2, 0xfd, 0xfe, 0x48, 0x00, 0x09, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x01, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x0c, }; /* options */
 static const uint8_t cw_kinds_161_7[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x1f, }; /* whereClause */
 static inline bool cw_meets_CopyStmt(const pgbind_CopyStmt *m)
 {
 	(void)m;
 	return true &&
-		CW_MEETS_NODE(m, query, true, false, 0, CW_KINDS(cw_kinds_161_1)) &&
+		CW_MEETS_NODE(m, query, false, false, 0, CW_KINDS(cw_kinds_161_1)) &&
 		CW_MEETS_REPEATED_NODE(m, attlist, true, false, 0, CW_KINDS(cw_kinds_161_2)) &&
 		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_161_6)) &&
 		CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_161_7));
