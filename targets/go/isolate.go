@@ -6,6 +6,7 @@
 package pg_query
 
 /*
+#include "pgbind_go.h"
 #include "pgbind.h"
 */
 import "C"

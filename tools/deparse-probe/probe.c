@@ -25,12 +25,14 @@
  * parser made it (COPY t FROM STDIN (format) before 18) gets a rule on its soundest shape: the kind
  * at a field, or the NULL, that the fewest learnt statements the deparser handles show (then the
  * fewest learnt statements). One it misreads as parsed gets none:
- * that is a bug of the deparser's (SHOW ALL, XMLROOT(x, VERSION v || 'a') before 18), whose SQL
- * pgbind returns as libpg_query does (check_deparse turns it into an error), and a rule on its
- * rarest shape would send everyday statements (every SHOW, every ALTER TABLE ... DROP COLUMN) to
- * the deparse server. The runtime refuses nothing by a rule: a tree that breaks one is deparsed in
- * its deparse server and its SQL parsed back (targets/c/runtime/pg_route.c), so a rule only decides
- * which trees cost a round trip to that process and a parse back.
+ * that is a bug of the deparser's (SHOW ALL), whose SQL pgbind returns as libpg_query does
+ * (check_deparse turns it into an error), and a rule on its rarest shape would send everyday
+ * statements (every SHOW, every ALTER TABLE ... DROP COLUMN) to the deparse server; what it reads
+ * past a node in (XMLROOT(x, VERSION v || 'a') before 18) is declared, not probed
+ * (schema/libpg_query.txt). The runtime refuses nothing by a rule: a tree that breaks one is
+ * deparsed in its deparse server and its SQL returned as the deparser wrote it
+ * (targets/c/runtime/pg_route.c), so a rule only decides which trees cost a round trip to that
+ * process.
  *
  *     deparse-probe --major 15 --out schema/pg15/deparse.txt FILE.sql... [--check FILE.sql...]
  *
@@ -109,7 +111,7 @@ typedef struct {
 	int ex_kind, ex_null, ex_empty, ex_cut; /* a case that showed it (the example), -1 */
 } Field;
 
-enum Change { CH_NONE, CH_NULL, CH_EMPTY, CH_CUT, CH_KIND };
+enum Change { CH_NONE, CH_NULL, CH_EMPTY, CH_CUT, CH_KIND, CH_DROP /* cell value of a list, the rest moved down */ };
 enum { OUT_ERROR = 0, OUT_MISREAD = 1, OUT_CRASH = 2, OUT_PENDING = 3, OUT_SAME = 4 };
 
 typedef struct {
@@ -239,6 +241,11 @@ static Saved apply(const Case *c)
 		*count = 0;
 	else if (c->change == CH_CUT)
 		*count = fields[c->field].fewest - 1;
+	else if (c->change == CH_DROP) {
+		s.cell = slot[c->value];
+		memmove(&slot[c->value], &slot[c->value + 1], (*count - (size_t)c->value - 1) * sizeof *slot);
+		(*count)--;
+	}
 	return s;
 }
 
@@ -254,6 +261,11 @@ static void undo(const Case *c, Saved s)
 		*slot = s.cell;
 	else if (c->change == CH_EMPTY || c->change == CH_CUT)
 		*count = s.count;
+	else if (c->change == CH_DROP) {
+		memmove(&slot[c->value + 1], &slot[c->value], (s.count - (size_t)c->value - 1) * sizeof *slot);
+		slot[c->value] = s.cell;
+		*count = s.count;
+	}
 }
 
 #define WORKERS 2 /* workers at once, each on every other block of cases */
@@ -733,9 +745,53 @@ static bool same_shape(const Shape *a, const Shape *b)
 		   (a->sfield < 0 || strcmp(a->svalue, b->svalue) == 0);
 }
 
+/* The lists of a statement with more than one cell: where reduce() drops cells */
+typedef struct {
+	uint32_t field;
+	char *base;
+} Place;
+static Place *places;
+static size_t n_places, cap_places;
+
+static bool add_place(uint32_t f, char *base, uint32_t parent, void *ctx)
+{
+	(void)parent, (void)ctx;
+	size_t n;
+	cells_of(f, base, &n);
+	if (is_list(fdesc(f)->wire) && n > 1) {
+		GROW(places, n_places, cap_places);
+		places[n_places++] = (Place){f, base};
+	}
+	return true;
+}
+
+/* Drops from crashing statement si, for good, every list cell (the last first) without which the
+ * deparser still crashes on it: what is left is what crashes it (COPY t FROM STDIN (FORMAT csv,
+ * NULL (b, c)) keeps NULL (b, c) alone), so that its rule names a shape of that, not of an option
+ * beside it. Each try a case of its own (the deparser may die on it). */
+static void reduce(int si)
+{
+	n_places = 0;
+	walk(root_index(), (char *)stmts[si].tree, UINT32_MAX, 0, add_place, NULL);
+	for (size_t p = 0; p < n_places; p++) {
+		size_t n;
+		cells_of(places[p].field, places[p].base, &n);
+		for (size_t k = n; k-- > 0;) {
+			cells_of(places[p].field, places[p].base, &n);
+			if (n < 2 || k >= n)
+				continue;
+			Case c = {si, places[p].field, places[p].base, CH_DROP, 0, 0, -1, (intptr_t)k};
+			uint8_t out;
+			run_cases(&c, 1, &out);
+			if (out == OUT_CRASH)
+				apply(&c); /* for good */
+		}
+	}
+}
+
 /* Each of the n learnt statements parsed[] that the deparser crashes on as the parser made them
- * gets a rule on its soundest shape (better_shape): the one the fewest statements the deparser
- * handles show, none where the corpus allows. COPY t FROM STDIN (force_null 5) before 18: the
+ * gets a rule on its soundest shape (better_shape) of what crashes it (reduce): the one the fewest
+ * statements the deparser handles show, none where the corpus allows. COPY t FROM STDIN (force_null 5) before 18: the
  * Integer at DefElem.arg of a DefElem named force_null, not the NULL CopyStmt.query every COPY FROM
  * shows (a where= clause is about the message itself, wherever it sits: no context). A tree
  * holding that shape is deparsed in the deparse server; the rule costs a round trip to the other
@@ -743,8 +799,10 @@ static bool same_shape(const Shape *a, const Shape *b)
 static void rules_for_parsed(const int *parsed, size_t n)
 {
 	cand_field = calloc(n_fields_all, sizeof *cand_field);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		reduce(parsed[i]);
 		walk(root_index(), (char *)stmts[parsed[i]].tree, UINT32_MAX, 0, add_candidates, &(int){parsed[i]});
+	}
 	for (size_t i = 0; i < n_stmts; i++)
 		if (stmts[i].learn)
 			walk(root_index(), (char *)stmts[i].tree, UINT32_MAX, 0, count_candidates, &(int){(int)i});
@@ -961,6 +1019,7 @@ static void record(size_t i, uint8_t out)
 			fd->ex_cut = (int)i;
 		break;
 	case CH_NONE:
+	case CH_DROP:
 		break;
 	}
 }
@@ -1221,8 +1280,6 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < n_stmts; i++)
 		if (stmts[i].learn)
 			walk(root_index(), (char *)stmts[i].tree, UINT32_MAX, 0, learn_field, &(int){(int)i});
-	rules_for_parsed(parsed, n_parsed);
-	free(parsed);
 	fprintf(stderr, "deparse-probe: %zu statements learnt from, %zu of them hosts, %zu crash the deparser as parsed\n",
 			n_learnt, n_hosts, n_parsed);
 
@@ -1249,6 +1306,9 @@ int main(int argc, char **argv)
 		if (outcomes[i] == OUT_SAME)
 			record(i, outcomes[i]), proofs++;
 	fprintf(stderr, "deparse-probe: second round: %zu cases, %zu parsed back\n", n_second, proofs);
+	/* last: reduce() drops cells of the crashing statements, whose nodes may be the samples */
+	rules_for_parsed(parsed, n_parsed);
+	free(parsed);
 	FILE *out = fopen(out_path, "w");
 	if (!out) {
 		fprintf(stderr, "deparse-probe: cannot write %s: %s\n", out_path, strerror(errno));

@@ -6,7 +6,7 @@
  *   pg_query.proto               fnv1a64 c53ea8bb656a0393
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
  *   schema/libpg_query.txt       fnv1a64 dce584e004abb4f9
- *   schema/pg15/deparse.txt      fnv1a64 f9d015eb0efad35d
+ *   schema/pg15/deparse.txt      fnv1a64 a1c0b991cd1125d0
  *   schema/summary.txt           fnv1a64 a446eef7876c933e
  *   targets/go/makefuncs.txt     fnv1a64 e95153708772445a
  */
@@ -769,114 +769,108 @@ static const uint8_t contract_kinds_631[] = { /* DefElem.arg (schema/pg15/depars
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x7f,
 };
 static const uint8_t contract_kinds_633[] = { /* DefElem.arg (schema/pg15/deparse.txt:1274:13): the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7d,
-};
-static const uint8_t contract_kinds_635[] = { /* DefElem.arg (schema/pg15/deparse.txt:1278:13): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x77,
 };
-static const uint8_t contract_kinds_637[] = { /* DefElem.arg (schema/pg15/deparse.txt:1282:13): the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x77,
-};
-static const uint8_t contract_kinds_639[] = { /* GroupingSet.content (schema/pg15/deparse.txt:1286:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_636[] = { /* GroupingSet.content (schema/pg15/deparse.txt:1280:21): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_642[] = { /* ObjectWithArgs.objname (schema/pg15/deparse.txt:1292:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_639[] = { /* ObjectWithArgs.objname (schema/pg15/deparse.txt:1286:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_643[] = { /* ObjectWithArgs.objargs (schema/pg15/deparse.txt:1294:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_640[] = { /* ObjectWithArgs.objargs (schema/pg15/deparse.txt:1288:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_645[] = { /* ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1298:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_642[] = { /* ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1292:28): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x85,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_647[] = { /* AccessPriv.cols (schema/pg15/deparse.txt:1302:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_644[] = { /* AccessPriv.cols (schema/pg15/deparse.txt:1296:17): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_649[] = { /* CreateOpClassItem.order_family (schema/pg15/deparse.txt:1306:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_646[] = { /* CreateOpClassItem.order_family (schema/pg15/deparse.txt:1300:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_651[] = { /* CreateOpClassItem.class_args (schema/pg15/deparse.txt:1310:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_648[] = { /* CreateOpClassItem.class_args (schema/pg15/deparse.txt:1304:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_654[] = { /* FunctionParameter.defexpr (schema/pg15/deparse.txt:1316:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_651[] = { /* FunctionParameter.defexpr (schema/pg15/deparse.txt:1310:27): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_656[] = { /* LockingClause.lockedRels (schema/pg15/deparse.txt:1320:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_653[] = { /* LockingClause.lockedRels (schema/pg15/deparse.txt:1314:27): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_658[] = { /* XmlSerialize.expr (schema/pg15/deparse.txt:1324:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_655[] = { /* XmlSerialize.expr (schema/pg15/deparse.txt:1318:19): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_662[] = { /* WithClause.ctes (schema/pg15/deparse.txt:1332:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_659[] = { /* WithClause.ctes (schema/pg15/deparse.txt:1326:17): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe1,0x38,0x30,
 };
-static const uint8_t contract_kinds_664[] = { /* InferClause.indexElems (schema/pg15/deparse.txt:1336:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_661[] = { /* InferClause.indexElems (schema/pg15/deparse.txt:1330:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x83,0xf9,0x3f,0x10,0x09,0x01,0x00,0x00,0x00,0x08,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf9,0x85,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_665[] = { /* InferClause.whereClause (schema/pg15/deparse.txt:1338:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_662[] = { /* InferClause.whereClause (schema/pg15/deparse.txt:1332:26): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_667[] = { /* OnConflictClause.targetList (schema/pg15/deparse.txt:1342:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_664[] = { /* OnConflictClause.targetList (schema/pg15/deparse.txt:1336:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x00,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_668[] = { /* OnConflictClause.whereClause (schema/pg15/deparse.txt:1344:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_665[] = { /* OnConflictClause.whereClause (schema/pg15/deparse.txt:1338:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_671[] = { /* CTESearchClause.search_col_list (schema/pg15/deparse.txt:1350:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_668[] = { /* CTESearchClause.search_col_list (schema/pg15/deparse.txt:1344:33): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_675[] = { /* CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1358:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_672[] = { /* CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1352:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_678[] = { /* CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:1364:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_675[] = { /* CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:1358:33): the kinds allowed, by tag */
 	0x7e,0xff,0xfc,0x77,0x81,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x87,0x99,0xff,0xff,0xff,0xfb,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_680[] = { /* CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:1368:35): the kinds allowed, by tag */
+static const uint8_t contract_kinds_677[] = { /* CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:1362:35): the kinds allowed, by tag */
 	0x7e,0xff,0xfc,0x77,0x81,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x87,0x99,0xff,0xff,0xff,0xfb,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_684[] = { /* CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1376:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_681[] = { /* CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1370:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_686[] = { /* CommonTableExpr.ctequery (schema/pg15/deparse.txt:1380:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_683[] = { /* CommonTableExpr.ctequery (schema/pg15/deparse.txt:1374:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x17,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_687[] = { /* MergeWhenClause.condition (schema/pg15/deparse.txt:1382:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_684[] = { /* MergeWhenClause.condition (schema/pg15/deparse.txt:1376:27): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_689[] = { /* MergeWhenClause.targetList (schema/pg15/deparse.txt:1386:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_686[] = { /* MergeWhenClause.targetList (schema/pg15/deparse.txt:1380:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x00,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_691[] = { /* MergeWhenClause.values (schema/pg15/deparse.txt:1390:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_688[] = { /* MergeWhenClause.values (schema/pg15/deparse.txt:1384:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_693[] = { /* PartitionElem.expr (schema/pg15/deparse.txt:1394:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_690[] = { /* PartitionElem.expr (schema/pg15/deparse.txt:1388:20): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_695[] = { /* PartitionElem.collation (schema/pg15/deparse.txt:1398:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_692[] = { /* PartitionElem.collation (schema/pg15/deparse.txt:1392:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_697[] = { /* PartitionElem.opclass (schema/pg15/deparse.txt:1402:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_694[] = { /* PartitionElem.opclass (schema/pg15/deparse.txt:1396:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_701[] = { /* PartitionSpec.partParams (schema/pg15/deparse.txt:1410:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_698[] = { /* PartitionSpec.partParams (schema/pg15/deparse.txt:1404:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x83,0xf9,0x3f,0x10,0x09,0x01,0x00,0x00,0x00,0x08,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x85,0xfa,0xf0,0x38,0x30,
 };
-static const uint8_t contract_kinds_703[] = { /* PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:1414:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_700[] = { /* PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:1408:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_705[] = { /* PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:1418:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_702[] = { /* PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:1412:32): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_707[] = { /* PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:1422:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_704[] = { /* PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:1416:32): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_711[] = { /* VacuumRelation.va_cols (schema/pg15/deparse.txt:1430:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_708[] = { /* VacuumRelation.va_cols (schema/pg15/deparse.txt:1424:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_713[] = { /* PublicationTable.whereClause (schema/pg15/deparse.txt:1434:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_710[] = { /* PublicationTable.whereClause (schema/pg15/deparse.txt:1428:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_715[] = { /* PublicationTable.columns (schema/pg15/deparse.txt:1438:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_712[] = { /* PublicationTable.columns (schema/pg15/deparse.txt:1432:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
 /* ---- End rule operands ---- */
@@ -1520,89 +1514,86 @@ static const ContractRule contract_rules[] = {
 	{ 205, 2, false, false, 0, CONTRACT_KINDS(630), false, 1, "format", "schema/pg15/deparse.txt:1268:13"},
 	{ 205, 2, false, false, 0, CONTRACT_KINDS(631), false, 1, "force_null", "schema/pg15/deparse.txt:1270:13"},
 	{ 205, 2, true, false, 0, NULL, 0, false, 1, "delimiter", "schema/pg15/deparse.txt:1272:13"},
-	{ 205, 2, false, false, 0, CONTRACT_KINDS(633), false, 1, "nuln", "schema/pg15/deparse.txt:1274:13"},
-	{ 205, 2, true, false, 0, NULL, 0, false, 1, "formaue", "schema/pg15/deparse.txt:1276:13"},
-	{ 205, 2, false, false, 0, CONTRACT_KINDS(635), false, 1, "force_nforce_not_null", "schema/pg15/deparse.txt:1278:13"},
-	{ 205, 2, true, false, 0, NULL, 0, false, 1, "format", "schema/pg15/deparse.txt:1280:13"},
-	{ 205, 2, false, false, 0, CONTRACT_KINDS(637), false, 1, "null", "schema/pg15/deparse.txt:1282:13"},
-	{ 211, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1284:21"},
-	{ 211, 1, false, false, 0, CONTRACT_KINDS(639), false, -1, "", "schema/pg15/deparse.txt:1286:21"},
-	{ 213, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1288:24"},
-	{ 213, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1290:24"},
-	{ 213, 0, false, false, 0, CONTRACT_KINDS(642), false, -1, "", "schema/pg15/deparse.txt:1292:24"},
-	{ 213, 1, false, false, 0, CONTRACT_KINDS(643), false, -1, "", "schema/pg15/deparse.txt:1294:24"},
-	{ 213, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1296:28"},
-	{ 213, 2, false, false, 0, CONTRACT_KINDS(645), false, -1, "", "schema/pg15/deparse.txt:1298:28"},
-	{ 214, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1300:17"},
-	{ 214, 1, false, false, 0, CONTRACT_KINDS(647), false, -1, "", "schema/pg15/deparse.txt:1302:17"},
-	{ 215, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1304:32"},
-	{ 215, 3, false, false, 0, CONTRACT_KINDS(649), false, -1, "", "schema/pg15/deparse.txt:1306:32"},
-	{ 215, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1308:30"},
-	{ 215, 4, false, false, 0, CONTRACT_KINDS(651), false, -1, "", "schema/pg15/deparse.txt:1310:30"},
-	{ 216, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1312:26"},
-	{ 217, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1314:28"},
-	{ 217, 3, false, false, 0, CONTRACT_KINDS(654), false, -1, "", "schema/pg15/deparse.txt:1316:27"},
-	{ 218, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1318:27"},
-	{ 218, 0, false, false, 0, CONTRACT_KINDS(656), false, -1, "", "schema/pg15/deparse.txt:1320:27"},
-	{ 220, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1322:19"},
-	{ 220, 1, false, false, 0, CONTRACT_KINDS(658), false, -1, "", "schema/pg15/deparse.txt:1324:19"},
-	{ 220, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1326:24"},
-	{ 221, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1328:17"},
-	{ 221, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1330:17"},
-	{ 221, 0, false, false, 0, CONTRACT_KINDS(662), false, -1, "", "schema/pg15/deparse.txt:1332:17"},
-	{ 222, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1334:25"},
-	{ 222, 0, false, false, 0, CONTRACT_KINDS(664), false, -1, "", "schema/pg15/deparse.txt:1336:25"},
-	{ 222, 1, false, false, 0, CONTRACT_KINDS(665), false, -1, "", "schema/pg15/deparse.txt:1338:26"},
-	{ 223, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1340:30"},
-	{ 223, 2, false, false, 0, CONTRACT_KINDS(667), false, -1, "", "schema/pg15/deparse.txt:1342:30"},
-	{ 223, 3, false, false, 0, CONTRACT_KINDS(668), false, -1, "", "schema/pg15/deparse.txt:1344:31"},
-	{ 224, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1346:33"},
-	{ 224, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1348:33"},
-	{ 224, 0, false, false, 0, CONTRACT_KINDS(671), false, -1, "", "schema/pg15/deparse.txt:1350:33"},
-	{ 224, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1352:35"},
-	{ 225, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1354:31"},
-	{ 225, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1356:31"},
-	{ 225, 0, false, false, 0, CONTRACT_KINDS(675), false, -1, "", "schema/pg15/deparse.txt:1358:31"},
-	{ 225, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1360:34"},
-	{ 225, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1362:33"},
-	{ 225, 2, false, false, 0, CONTRACT_KINDS(678), false, -1, "", "schema/pg15/deparse.txt:1364:33"},
-	{ 225, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1366:35"},
-	{ 225, 3, false, false, 0, CONTRACT_KINDS(680), false, -1, "", "schema/pg15/deparse.txt:1368:35"},
-	{ 225, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1370:34"},
-	{ 226, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1372:25"},
-	{ 226, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1374:31"},
-	{ 226, 1, false, false, 0, CONTRACT_KINDS(684), false, -1, "", "schema/pg15/deparse.txt:1376:31"},
-	{ 226, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1378:26"},
-	{ 226, 3, false, false, 0, CONTRACT_KINDS(686), false, -1, "", "schema/pg15/deparse.txt:1380:26"},
-	{ 227, 3, false, false, 0, CONTRACT_KINDS(687), false, -1, "", "schema/pg15/deparse.txt:1382:27"},
-	{ 227, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1384:29"},
-	{ 227, 4, false, false, 0, CONTRACT_KINDS(689), false, -1, "", "schema/pg15/deparse.txt:1386:29"},
-	{ 227, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1388:24"},
-	{ 227, 5, false, false, 0, CONTRACT_KINDS(691), false, -1, "", "schema/pg15/deparse.txt:1390:24"},
-	{ 229, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1392:24"},
-	{ 230, 1, false, false, 0, CONTRACT_KINDS(693), false, -1, "", "schema/pg15/deparse.txt:1394:20"},
-	{ 230, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1396:25"},
-	{ 230, 2, false, false, 0, CONTRACT_KINDS(695), false, -1, "", "schema/pg15/deparse.txt:1398:25"},
-	{ 230, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1400:23"},
-	{ 230, 3, false, false, 0, CONTRACT_KINDS(697), false, -1, "", "schema/pg15/deparse.txt:1402:23"},
-	{ 231, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1404:24"},
-	{ 231, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1406:27"},
-	{ 231, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1408:27"},
-	{ 231, 1, false, false, 0, CONTRACT_KINDS(701), false, -1, "", "schema/pg15/deparse.txt:1410:27"},
-	{ 232, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1412:31"},
-	{ 232, 4, false, false, 0, CONTRACT_KINDS(703), false, -1, "", "schema/pg15/deparse.txt:1414:31"},
-	{ 232, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1416:32"},
-	{ 232, 5, false, false, 0, CONTRACT_KINDS(705), false, -1, "", "schema/pg15/deparse.txt:1418:32"},
-	{ 232, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1420:32"},
-	{ 232, 6, false, false, 0, CONTRACT_KINDS(707), false, -1, "", "schema/pg15/deparse.txt:1422:32"},
-	{ 234, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1424:19"},
-	{ 235, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1426:25"},
-	{ 235, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1428:24"},
-	{ 235, 2, false, false, 0, CONTRACT_KINDS(711), false, -1, "", "schema/pg15/deparse.txt:1430:24"},
-	{ 237, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1432:27"},
-	{ 237, 1, false, false, 0, CONTRACT_KINDS(713), false, -1, "", "schema/pg15/deparse.txt:1434:31"},
-	{ 237, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1436:26"},
-	{ 237, 2, false, false, 0, CONTRACT_KINDS(715), false, -1, "", "schema/pg15/deparse.txt:1438:26"},
+	{ 205, 2, false, false, 0, CONTRACT_KINDS(633), false, 1, "null", "schema/pg15/deparse.txt:1274:13"},
+	{ 205, 2, true, false, 0, NULL, 0, false, 1, "format", "schema/pg15/deparse.txt:1276:13"},
+	{ 211, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1278:21"},
+	{ 211, 1, false, false, 0, CONTRACT_KINDS(636), false, -1, "", "schema/pg15/deparse.txt:1280:21"},
+	{ 213, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1282:24"},
+	{ 213, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1284:24"},
+	{ 213, 0, false, false, 0, CONTRACT_KINDS(639), false, -1, "", "schema/pg15/deparse.txt:1286:24"},
+	{ 213, 1, false, false, 0, CONTRACT_KINDS(640), false, -1, "", "schema/pg15/deparse.txt:1288:24"},
+	{ 213, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1290:28"},
+	{ 213, 2, false, false, 0, CONTRACT_KINDS(642), false, -1, "", "schema/pg15/deparse.txt:1292:28"},
+	{ 214, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1294:17"},
+	{ 214, 1, false, false, 0, CONTRACT_KINDS(644), false, -1, "", "schema/pg15/deparse.txt:1296:17"},
+	{ 215, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1298:32"},
+	{ 215, 3, false, false, 0, CONTRACT_KINDS(646), false, -1, "", "schema/pg15/deparse.txt:1300:32"},
+	{ 215, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1302:30"},
+	{ 215, 4, false, false, 0, CONTRACT_KINDS(648), false, -1, "", "schema/pg15/deparse.txt:1304:30"},
+	{ 216, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1306:26"},
+	{ 217, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1308:28"},
+	{ 217, 3, false, false, 0, CONTRACT_KINDS(651), false, -1, "", "schema/pg15/deparse.txt:1310:27"},
+	{ 218, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1312:27"},
+	{ 218, 0, false, false, 0, CONTRACT_KINDS(653), false, -1, "", "schema/pg15/deparse.txt:1314:27"},
+	{ 220, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1316:19"},
+	{ 220, 1, false, false, 0, CONTRACT_KINDS(655), false, -1, "", "schema/pg15/deparse.txt:1318:19"},
+	{ 220, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1320:24"},
+	{ 221, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1322:17"},
+	{ 221, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1324:17"},
+	{ 221, 0, false, false, 0, CONTRACT_KINDS(659), false, -1, "", "schema/pg15/deparse.txt:1326:17"},
+	{ 222, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1328:25"},
+	{ 222, 0, false, false, 0, CONTRACT_KINDS(661), false, -1, "", "schema/pg15/deparse.txt:1330:25"},
+	{ 222, 1, false, false, 0, CONTRACT_KINDS(662), false, -1, "", "schema/pg15/deparse.txt:1332:26"},
+	{ 223, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1334:30"},
+	{ 223, 2, false, false, 0, CONTRACT_KINDS(664), false, -1, "", "schema/pg15/deparse.txt:1336:30"},
+	{ 223, 3, false, false, 0, CONTRACT_KINDS(665), false, -1, "", "schema/pg15/deparse.txt:1338:31"},
+	{ 224, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1340:33"},
+	{ 224, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1342:33"},
+	{ 224, 0, false, false, 0, CONTRACT_KINDS(668), false, -1, "", "schema/pg15/deparse.txt:1344:33"},
+	{ 224, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1346:35"},
+	{ 225, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1348:31"},
+	{ 225, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1350:31"},
+	{ 225, 0, false, false, 0, CONTRACT_KINDS(672), false, -1, "", "schema/pg15/deparse.txt:1352:31"},
+	{ 225, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1354:34"},
+	{ 225, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1356:33"},
+	{ 225, 2, false, false, 0, CONTRACT_KINDS(675), false, -1, "", "schema/pg15/deparse.txt:1358:33"},
+	{ 225, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1360:35"},
+	{ 225, 3, false, false, 0, CONTRACT_KINDS(677), false, -1, "", "schema/pg15/deparse.txt:1362:35"},
+	{ 225, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1364:34"},
+	{ 226, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1366:25"},
+	{ 226, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1368:31"},
+	{ 226, 1, false, false, 0, CONTRACT_KINDS(681), false, -1, "", "schema/pg15/deparse.txt:1370:31"},
+	{ 226, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1372:26"},
+	{ 226, 3, false, false, 0, CONTRACT_KINDS(683), false, -1, "", "schema/pg15/deparse.txt:1374:26"},
+	{ 227, 3, false, false, 0, CONTRACT_KINDS(684), false, -1, "", "schema/pg15/deparse.txt:1376:27"},
+	{ 227, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1378:29"},
+	{ 227, 4, false, false, 0, CONTRACT_KINDS(686), false, -1, "", "schema/pg15/deparse.txt:1380:29"},
+	{ 227, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1382:24"},
+	{ 227, 5, false, false, 0, CONTRACT_KINDS(688), false, -1, "", "schema/pg15/deparse.txt:1384:24"},
+	{ 229, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1386:24"},
+	{ 230, 1, false, false, 0, CONTRACT_KINDS(690), false, -1, "", "schema/pg15/deparse.txt:1388:20"},
+	{ 230, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1390:25"},
+	{ 230, 2, false, false, 0, CONTRACT_KINDS(692), false, -1, "", "schema/pg15/deparse.txt:1392:25"},
+	{ 230, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1394:23"},
+	{ 230, 3, false, false, 0, CONTRACT_KINDS(694), false, -1, "", "schema/pg15/deparse.txt:1396:23"},
+	{ 231, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1398:24"},
+	{ 231, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1400:27"},
+	{ 231, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1402:27"},
+	{ 231, 1, false, false, 0, CONTRACT_KINDS(698), false, -1, "", "schema/pg15/deparse.txt:1404:27"},
+	{ 232, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1406:31"},
+	{ 232, 4, false, false, 0, CONTRACT_KINDS(700), false, -1, "", "schema/pg15/deparse.txt:1408:31"},
+	{ 232, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1410:32"},
+	{ 232, 5, false, false, 0, CONTRACT_KINDS(702), false, -1, "", "schema/pg15/deparse.txt:1412:32"},
+	{ 232, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1414:32"},
+	{ 232, 6, false, false, 0, CONTRACT_KINDS(704), false, -1, "", "schema/pg15/deparse.txt:1416:32"},
+	{ 234, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1418:19"},
+	{ 235, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1420:25"},
+	{ 235, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1422:24"},
+	{ 235, 2, false, false, 0, CONTRACT_KINDS(708), false, -1, "", "schema/pg15/deparse.txt:1424:24"},
+	{ 237, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1426:27"},
+	{ 237, 1, false, false, 0, CONTRACT_KINDS(710), false, -1, "", "schema/pg15/deparse.txt:1428:31"},
+	{ 237, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1430:26"},
+	{ 237, 2, false, false, 0, CONTRACT_KINDS(712), false, -1, "", "schema/pg15/deparse.txt:1432:26"},
 	{0}
 };
 
@@ -1813,42 +1804,42 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 	{ 607, 7 }, /* IndexElem */
 	{ 614, 1 }, /* StatsElem */
 	{ 615, 11 }, /* Constraint */
-	{ 626, 12 }, /* DefElem */
-	{ 638, 0 }, /* RangeTblEntry */
-	{ 638, 0 }, /* RangeTblFunction */
-	{ 638, 0 }, /* TableSampleClause */
-	{ 638, 0 }, /* WithCheckOption */
-	{ 638, 0 }, /* SortGroupClause */
-	{ 638, 2 }, /* GroupingSet */
-	{ 640, 0 }, /* WindowClause */
-	{ 640, 6 }, /* ObjectWithArgs */
-	{ 646, 2 }, /* AccessPriv */
-	{ 648, 4 }, /* CreateOpClassItem */
-	{ 652, 1 }, /* TableLikeClause */
-	{ 653, 2 }, /* FunctionParameter */
-	{ 655, 2 }, /* LockingClause */
-	{ 657, 0 }, /* RowMarkClause */
-	{ 657, 3 }, /* XmlSerialize */
-	{ 660, 3 }, /* WithClause */
-	{ 663, 3 }, /* InferClause */
-	{ 666, 3 }, /* OnConflictClause */
-	{ 669, 4 }, /* CTESearchClause */
-	{ 673, 9 }, /* CTECycleClause */
-	{ 682, 5 }, /* CommonTableExpr */
-	{ 687, 5 }, /* MergeWhenClause */
-	{ 692, 0 }, /* RoleSpec */
-	{ 692, 1 }, /* TriggerTransition */
-	{ 693, 5 }, /* PartitionElem */
-	{ 698, 4 }, /* PartitionSpec */
-	{ 702, 6 }, /* PartitionBoundSpec */
-	{ 708, 0 }, /* PartitionRangeDatum */
-	{ 708, 1 }, /* PartitionCmd */
-	{ 709, 3 }, /* VacuumRelation */
-	{ 712, 0 }, /* PublicationObjSpec */
-	{ 712, 4 }, /* PublicationTable */
-	{ 716, 0 }, /* InlineCodeBlock */
-	{ 716, 0 }, /* CallContext */
-	{ 716, 0 }, /* ScanToken */
+	{ 626, 9 }, /* DefElem */
+	{ 635, 0 }, /* RangeTblEntry */
+	{ 635, 0 }, /* RangeTblFunction */
+	{ 635, 0 }, /* TableSampleClause */
+	{ 635, 0 }, /* WithCheckOption */
+	{ 635, 0 }, /* SortGroupClause */
+	{ 635, 2 }, /* GroupingSet */
+	{ 637, 0 }, /* WindowClause */
+	{ 637, 6 }, /* ObjectWithArgs */
+	{ 643, 2 }, /* AccessPriv */
+	{ 645, 4 }, /* CreateOpClassItem */
+	{ 649, 1 }, /* TableLikeClause */
+	{ 650, 2 }, /* FunctionParameter */
+	{ 652, 2 }, /* LockingClause */
+	{ 654, 0 }, /* RowMarkClause */
+	{ 654, 3 }, /* XmlSerialize */
+	{ 657, 3 }, /* WithClause */
+	{ 660, 3 }, /* InferClause */
+	{ 663, 3 }, /* OnConflictClause */
+	{ 666, 4 }, /* CTESearchClause */
+	{ 670, 9 }, /* CTECycleClause */
+	{ 679, 5 }, /* CommonTableExpr */
+	{ 684, 5 }, /* MergeWhenClause */
+	{ 689, 0 }, /* RoleSpec */
+	{ 689, 1 }, /* TriggerTransition */
+	{ 690, 5 }, /* PartitionElem */
+	{ 695, 4 }, /* PartitionSpec */
+	{ 699, 6 }, /* PartitionBoundSpec */
+	{ 705, 0 }, /* PartitionRangeDatum */
+	{ 705, 1 }, /* PartitionCmd */
+	{ 706, 3 }, /* VacuumRelation */
+	{ 709, 0 }, /* PublicationObjSpec */
+	{ 709, 4 }, /* PublicationTable */
+	{ 713, 0 }, /* InlineCodeBlock */
+	{ 713, 0 }, /* CallContext */
+	{ 713, 0 }, /* ScanToken */
 };
 
 /* ---- Begin the walk: per message, what its rules ask of it, then its fields ----

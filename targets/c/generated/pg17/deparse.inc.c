@@ -6,7 +6,7 @@
  *   pg_query.proto               fnv1a64 e8a06a8e097b7b8e
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
  *   schema/libpg_query.txt       fnv1a64 dce584e004abb4f9
- *   schema/pg17/deparse.txt      fnv1a64 0b301259aecfd171
+ *   schema/pg17/deparse.txt      fnv1a64 eea1d15ee0ca4902
  *   schema/summary.txt           fnv1a64 a446eef7876c933e
  *   targets/go/makefuncs.txt     fnv1a64 e95153708772445a
  */
@@ -256,684 +256,678 @@ static const uint8_t contract_kinds_168[] = { /* DefElem.arg (schema/pg17/depars
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0x1f,
 };
 static const uint8_t contract_kinds_170[] = { /* DefElem.arg (schema/pg17/deparse.txt:352:13): the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0x1f,
-};
-static const uint8_t contract_kinds_172[] = { /* DefElem.arg (schema/pg17/deparse.txt:356:13): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1d,
 };
-static const uint8_t contract_kinds_174[] = { /* DefElem.arg (schema/pg17/deparse.txt:360:13): the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1d,
-};
-static const uint8_t contract_kinds_176[] = { /* LockingClause.lockedRels (schema/pg17/deparse.txt:364:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_173[] = { /* LockingClause.lockedRels (schema/pg17/deparse.txt:358:27): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_178[] = { /* XmlSerialize.expr (schema/pg17/deparse.txt:368:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_175[] = { /* XmlSerialize.expr (schema/pg17/deparse.txt:362:19): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_180[] = { /* PartitionElem.expr (schema/pg17/deparse.txt:372:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_177[] = { /* PartitionElem.expr (schema/pg17/deparse.txt:366:20): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_182[] = { /* PartitionElem.collation (schema/pg17/deparse.txt:376:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_179[] = { /* PartitionElem.collation (schema/pg17/deparse.txt:370:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_184[] = { /* PartitionElem.opclass (schema/pg17/deparse.txt:380:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_181[] = { /* PartitionElem.opclass (schema/pg17/deparse.txt:374:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_187[] = { /* PartitionSpec.partParams (schema/pg17/deparse.txt:386:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_184[] = { /* PartitionSpec.partParams (schema/pg17/deparse.txt:380:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x1b,0xeb,0x73,0xfe,0x01,0x00,0x00,0xf2,0xfd,0xfe,0x68,0x00,0x09,0x0a,0x40,0x00,0x00,0x00,0x20,0x02,0x00,0x48,0x11,0x00,0x00,0x00,0x04,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_189[] = { /* PartitionBoundSpec.listdatums (schema/pg17/deparse.txt:390:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_186[] = { /* PartitionBoundSpec.listdatums (schema/pg17/deparse.txt:384:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_191[] = { /* PartitionBoundSpec.lowerdatums (schema/pg17/deparse.txt:394:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_188[] = { /* PartitionBoundSpec.lowerdatums (schema/pg17/deparse.txt:388:32): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_193[] = { /* PartitionBoundSpec.upperdatums (schema/pg17/deparse.txt:398:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_190[] = { /* PartitionBoundSpec.upperdatums (schema/pg17/deparse.txt:392:32): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_196[] = { /* GroupingSet.content (schema/pg17/deparse.txt:404:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_193[] = { /* GroupingSet.content (schema/pg17/deparse.txt:398:21): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_199[] = { /* WithClause.ctes (schema/pg17/deparse.txt:410:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_196[] = { /* WithClause.ctes (schema/pg17/deparse.txt:404:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x49,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_201[] = { /* InferClause.indexElems (schema/pg17/deparse.txt:414:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_198[] = { /* InferClause.indexElems (schema/pg17/deparse.txt:408:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x1b,0xeb,0x73,0xfe,0x01,0x00,0x00,0xe3,0xfd,0xfe,0x68,0x00,0x09,0x0a,0x40,0x00,0x00,0x00,0x20,0x02,0x00,0x48,0x11,0x00,0x00,0x00,0x04,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_202[] = { /* InferClause.whereClause (schema/pg17/deparse.txt:416:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_199[] = { /* InferClause.whereClause (schema/pg17/deparse.txt:410:26): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_204[] = { /* OnConflictClause.targetList (schema/pg17/deparse.txt:420:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_201[] = { /* OnConflictClause.targetList (schema/pg17/deparse.txt:414:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xef,0x73,0xde,0x01,0x20,0x28,0xe0,0xfd,0xfe,0x48,0x80,0x09,0x0a,0x00,0x30,0x10,0x90,0x00,0x08,0xc4,0x45,0x0d,0x80,0x01,0x00,0xc0,0x20,0x01,0x0c,
 };
-static const uint8_t contract_kinds_205[] = { /* OnConflictClause.whereClause (schema/pg17/deparse.txt:422:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_202[] = { /* OnConflictClause.whereClause (schema/pg17/deparse.txt:416:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_208[] = { /* CTESearchClause.search_col_list (schema/pg17/deparse.txt:428:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_205[] = { /* CTESearchClause.search_col_list (schema/pg17/deparse.txt:422:33): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_212[] = { /* CTECycleClause.cycle_col_list (schema/pg17/deparse.txt:436:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_209[] = { /* CTECycleClause.cycle_col_list (schema/pg17/deparse.txt:430:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_215[] = { /* CTECycleClause.cycle_mark_value (schema/pg17/deparse.txt:442:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_212[] = { /* CTECycleClause.cycle_mark_value (schema/pg17/deparse.txt:436:33): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_217[] = { /* CTECycleClause.cycle_mark_default (schema/pg17/deparse.txt:446:35): the kinds allowed, by tag */
+static const uint8_t contract_kinds_214[] = { /* CTECycleClause.cycle_mark_default (schema/pg17/deparse.txt:440:35): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_221[] = { /* CommonTableExpr.aliascolnames (schema/pg17/deparse.txt:454:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_218[] = { /* CommonTableExpr.aliascolnames (schema/pg17/deparse.txt:448:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_223[] = { /* CommonTableExpr.ctequery (schema/pg17/deparse.txt:458:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_220[] = { /* CommonTableExpr.ctequery (schema/pg17/deparse.txt:452:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0xf9,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_224[] = { /* MergeWhenClause.condition (schema/pg17/deparse.txt:460:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_221[] = { /* MergeWhenClause.condition (schema/pg17/deparse.txt:454:27): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_226[] = { /* MergeWhenClause.targetList (schema/pg17/deparse.txt:464:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_223[] = { /* MergeWhenClause.targetList (schema/pg17/deparse.txt:458:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xef,0x73,0xde,0x01,0x20,0x28,0xe0,0xfd,0xfe,0x48,0x80,0x09,0x0a,0x00,0x30,0x10,0x90,0x00,0x08,0xc4,0x45,0x0d,0x80,0x01,0x00,0xc0,0x20,0x01,0x0c,
 };
-static const uint8_t contract_kinds_228[] = { /* MergeWhenClause.values (schema/pg17/deparse.txt:468:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_225[] = { /* MergeWhenClause.values (schema/pg17/deparse.txt:462:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_236[] = { /* JsonFuncExpr.pathspec (schema/pg17/deparse.txt:484:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_233[] = { /* JsonFuncExpr.pathspec (schema/pg17/deparse.txt:478:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_238[] = { /* JsonFuncExpr.passing (schema/pg17/deparse.txt:488:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_235[] = { /* JsonFuncExpr.passing (schema/pg17/deparse.txt:482:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x7b,0xde,0x41,0x40,0x08,0xe8,0xfd,0xfe,0x58,0x00,0x0b,0x0a,0x00,0x00,0x00,0x04,0x10,0x00,0x06,0xd0,0x21,0x00,0x00,0x08,0x30,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_240[] = { /* JsonTablePathSpec.string (schema/pg17/deparse.txt:492:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_237[] = { /* JsonTablePathSpec.string (schema/pg17/deparse.txt:486:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x1c,
 };
-static const uint8_t contract_kinds_244[] = { /* JsonTable.passing (schema/pg17/deparse.txt:500:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_241[] = { /* JsonTable.passing (schema/pg17/deparse.txt:494:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x7b,0xde,0x41,0x40,0x08,0xe8,0xfd,0xfe,0x58,0x01,0x0b,0x0a,0x00,0x00,0x00,0x04,0x10,0x00,0x06,0xd0,0x21,0x00,0x00,0x08,0x30,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_247[] = { /* JsonTable.columns (schema/pg17/deparse.txt:506:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_244[] = { /* JsonTable.columns (schema/pg17/deparse.txt:500:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x01,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_249[] = { /* JsonTableColumn.columns (schema/pg17/deparse.txt:510:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_246[] = { /* JsonTableColumn.columns (schema/pg17/deparse.txt:504:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x01,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_251[] = { /* JsonKeyValue.key (schema/pg17/deparse.txt:514:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_248[] = { /* JsonKeyValue.key (schema/pg17/deparse.txt:508:18): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_255[] = { /* JsonScalarExpr.expr (schema/pg17/deparse.txt:522:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_252[] = { /* JsonScalarExpr.expr (schema/pg17/deparse.txt:516:21): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_258[] = { /* JsonObjectConstructor.exprs (schema/pg17/deparse.txt:528:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_255[] = { /* JsonObjectConstructor.exprs (schema/pg17/deparse.txt:522:29): the kinds allowed, by tag */
 	0xfa,0xb7,0xef,0x3f,0x8b,0xeb,0x73,0xdf,0xb7,0x31,0xf7,0xf9,0xff,0xfe,0xdd,0xf7,0xff,0x3a,0xbb,0xfe,0xff,0xff,0xdf,0xed,0xcf,0x7f,0xfd,0xf3,0xff,0x3c,0xf9,0xff,0xaf,0x0d,
 };
-static const uint8_t contract_kinds_260[] = { /* JsonArrayConstructor.exprs (schema/pg17/deparse.txt:532:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_257[] = { /* JsonArrayConstructor.exprs (schema/pg17/deparse.txt:526:28): the kinds allowed, by tag */
 	0xfa,0xb7,0xef,0x3f,0x8b,0xef,0x73,0xdf,0x97,0x31,0xf7,0xf1,0xff,0xfe,0xdc,0xf5,0xff,0x3a,0xbb,0xfe,0xff,0xff,0xdf,0xed,0xcf,0x77,0xed,0xf3,0xff,0x3c,0xf9,0xff,0xaf,0x0d,
 };
-static const uint8_t contract_kinds_261[] = { /* JsonAggConstructor.agg_filter (schema/pg17/deparse.txt:534:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_258[] = { /* JsonAggConstructor.agg_filter (schema/pg17/deparse.txt:528:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_263[] = { /* JsonAggConstructor.agg_order (schema/pg17/deparse.txt:538:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_260[] = { /* JsonAggConstructor.agg_order (schema/pg17/deparse.txt:532:30): the kinds allowed, by tag */
 	0xfa,0xb7,0xef,0x3f,0x8b,0xeb,0x73,0xdf,0x97,0xb1,0xf7,0xf1,0xff,0xfe,0xdc,0xf5,0xff,0x3a,0xbb,0xfe,0xff,0xff,0xdf,0xed,0xcf,0x77,0xed,0xf3,0xff,0x3c,0xf9,0xff,0xaf,0x0d,
 };
-static const uint8_t contract_kinds_270[] = { /* InsertStmt.cols (schema/pg17/deparse.txt:552:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_267[] = { /* InsertStmt.cols (schema/pg17/deparse.txt:546:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x20,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_271[] = { /* InsertStmt.selectStmt (schema/pg17/deparse.txt:554:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_268[] = { /* InsertStmt.selectStmt (schema/pg17/deparse.txt:548:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_273[] = { /* InsertStmt.returningList (schema/pg17/deparse.txt:558:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_270[] = { /* InsertStmt.returningList (schema/pg17/deparse.txt:552:27): the kinds allowed, by tag */
 	0xfe,0xb7,0xf7,0x7f,0xef,0xff,0x73,0xfe,0x07,0xa1,0xef,0xf7,0xff,0xff,0xdf,0x83,0x7d,0x9b,0x9e,0xfd,0xff,0xbf,0xef,0xbf,0xef,0xc7,0xff,0xf9,0x41,0x0f,0xfc,0xbf,0x0f,0x0c,
 };
-static const uint8_t contract_kinds_276[] = { /* DeleteStmt.usingClause (schema/pg17/deparse.txt:564:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_273[] = { /* DeleteStmt.usingClause (schema/pg17/deparse.txt:558:25): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xfe,0x01,0x00,0x2e,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_277[] = { /* DeleteStmt.whereClause (schema/pg17/deparse.txt:566:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_274[] = { /* DeleteStmt.whereClause (schema/pg17/deparse.txt:560:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_279[] = { /* DeleteStmt.returningList (schema/pg17/deparse.txt:570:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_276[] = { /* DeleteStmt.returningList (schema/pg17/deparse.txt:564:27): the kinds allowed, by tag */
 	0xfe,0xb7,0xf7,0x7f,0xef,0xff,0x73,0xfe,0x07,0xa1,0xef,0xf7,0xff,0xff,0xdf,0x83,0x7d,0x9b,0x9e,0xfd,0xff,0xbf,0xef,0xbf,0xef,0xc7,0xff,0xf9,0x41,0x0f,0xfc,0xbf,0x0f,0x0c,
 };
-static const uint8_t contract_kinds_283[] = { /* UpdateStmt.targetList (schema/pg17/deparse.txt:578:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_280[] = { /* UpdateStmt.targetList (schema/pg17/deparse.txt:572:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xef,0x73,0xde,0x01,0x20,0x28,0xe0,0xfd,0xfe,0x48,0x80,0x09,0x0a,0x00,0x30,0x10,0x90,0x00,0x08,0xc4,0x45,0x0d,0x80,0x01,0x00,0x40,0x20,0x01,0x0c,
 };
-static const uint8_t contract_kinds_284[] = { /* UpdateStmt.whereClause (schema/pg17/deparse.txt:580:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_281[] = { /* UpdateStmt.whereClause (schema/pg17/deparse.txt:574:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_286[] = { /* UpdateStmt.fromClause (schema/pg17/deparse.txt:584:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_283[] = { /* UpdateStmt.fromClause (schema/pg17/deparse.txt:578:24): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xfe,0x01,0x00,0x2e,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_288[] = { /* UpdateStmt.returningList (schema/pg17/deparse.txt:588:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_285[] = { /* UpdateStmt.returningList (schema/pg17/deparse.txt:582:27): the kinds allowed, by tag */
 	0xfe,0xb7,0xf7,0x7f,0xef,0xff,0x73,0xfe,0x07,0xa1,0xef,0xf7,0xff,0xff,0xdf,0x83,0x7d,0x9b,0x9e,0xfd,0xff,0xbf,0xef,0xbf,0xef,0xc7,0xff,0xf9,0x41,0x0f,0xfc,0xbf,0x0f,0x0c,
 };
-static const uint8_t contract_kinds_291[] = { /* MergeStmt.sourceRelation (schema/pg17/deparse.txt:594:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_288[] = { /* MergeStmt.sourceRelation (schema/pg17/deparse.txt:588:27): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xfe,0x01,0x00,0x2e,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_293[] = { /* MergeStmt.joinCondition (schema/pg17/deparse.txt:598:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_290[] = { /* MergeStmt.joinCondition (schema/pg17/deparse.txt:592:26): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_296[] = { /* MergeStmt.mergeWhenClauses (schema/pg17/deparse.txt:604:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_293[] = { /* MergeStmt.mergeWhenClauses (schema/pg17/deparse.txt:598:30): the kinds allowed, by tag */
 	0xfe,0xf7,0xf7,0xff,0x9f,0xff,0x77,0xff,0x73,0xad,0xff,0xfb,0xff,0xfe,0xfb,0xff,0xff,0xbb,0xfe,0x7d,0xfb,0xff,0xfd,0x6f,0xe7,0xdf,0xff,0xf9,0x6d,0x1f,0xfe,0xfe,0x0f,0x1e,
 };
-static const uint8_t contract_kinds_298[] = { /* MergeStmt.returningList (schema/pg17/deparse.txt:608:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_295[] = { /* MergeStmt.returningList (schema/pg17/deparse.txt:602:26): the kinds allowed, by tag */
 	0xfe,0xbf,0xf7,0x7f,0xef,0xff,0x73,0xfe,0x07,0xff,0xef,0xf7,0xff,0xff,0xdf,0x83,0x7d,0x9b,0x9e,0xfd,0xff,0xbf,0xef,0xbf,0xef,0xc7,0xff,0xf9,0x41,0xcf,0xff,0xbf,0x5f,0x0c,
 };
-static const uint8_t contract_kinds_299[] = { /* SelectStmt.distinctClause (schema/pg17/deparse.txt:610:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_296[] = { /* SelectStmt.distinctClause (schema/pg17/deparse.txt:604:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_301[] = { /* SelectStmt.targetList (schema/pg17/deparse.txt:614:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_298[] = { /* SelectStmt.targetList (schema/pg17/deparse.txt:608:24): the kinds allowed, by tag */
 	0xfe,0xb7,0xf7,0x7f,0xef,0xff,0x73,0xfe,0x07,0xa1,0xef,0xf7,0xff,0xff,0xdf,0x83,0x7d,0x9b,0x9e,0xfd,0xff,0xbf,0xef,0xbf,0xef,0xc7,0xff,0xf8,0x41,0x0f,0xfc,0xbf,0x0f,0x0c,
 };
-static const uint8_t contract_kinds_303[] = { /* SelectStmt.fromClause (schema/pg17/deparse.txt:618:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_300[] = { /* SelectStmt.fromClause (schema/pg17/deparse.txt:612:24): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xfe,0x01,0x00,0x2e,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_304[] = { /* SelectStmt.whereClause (schema/pg17/deparse.txt:620:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_301[] = { /* SelectStmt.whereClause (schema/pg17/deparse.txt:614:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_306[] = { /* SelectStmt.groupClause (schema/pg17/deparse.txt:624:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_303[] = { /* SelectStmt.groupClause (schema/pg17/deparse.txt:618:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_307[] = { /* SelectStmt.havingClause (schema/pg17/deparse.txt:626:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_304[] = { /* SelectStmt.havingClause (schema/pg17/deparse.txt:620:26): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_309[] = { /* SelectStmt.windowClause (schema/pg17/deparse.txt:630:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_306[] = { /* SelectStmt.windowClause (schema/pg17/deparse.txt:624:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x09,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x10,0x82,0x01,0x00,0x80,0x41,0x01,0x00,0x00,0x00,0x00,0x20,0x03,0x0c,
 };
-static const uint8_t contract_kinds_311[] = { /* SelectStmt.valuesLists (schema/pg17/deparse.txt:634:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_308[] = { /* SelectStmt.valuesLists (schema/pg17/deparse.txt:628:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0e,
 };
-static const uint8_t contract_kinds_313[] = { /* SelectStmt.sortClause (schema/pg17/deparse.txt:638:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_310[] = { /* SelectStmt.sortClause (schema/pg17/deparse.txt:632:24): the kinds allowed, by tag */
 	0xfa,0xb7,0xef,0x3f,0x8b,0xeb,0x73,0xdf,0x97,0xb1,0xf7,0xf1,0xff,0xfe,0xdc,0xf5,0xff,0x3a,0xbb,0xfe,0xff,0xff,0xdf,0xed,0xcf,0x77,0xed,0xf3,0xff,0x3c,0xf9,0xff,0xaf,0x0d,
 };
-static const uint8_t contract_kinds_314[] = { /* SelectStmt.limitOffset (schema/pg17/deparse.txt:640:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_311[] = { /* SelectStmt.limitOffset (schema/pg17/deparse.txt:634:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_315[] = { /* SelectStmt.limitCount (schema/pg17/deparse.txt:642:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_312[] = { /* SelectStmt.limitCount (schema/pg17/deparse.txt:636:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_317[] = { /* SelectStmt.lockingClause (schema/pg17/deparse.txt:646:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_314[] = { /* SelectStmt.lockingClause (schema/pg17/deparse.txt:640:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe4,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_319[] = { /* ReturnStmt.returnval (schema/pg17/deparse.txt:650:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_316[] = { /* ReturnStmt.returnval (schema/pg17/deparse.txt:644:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_321[] = { /* CreateSchemaStmt.schemaElts (schema/pg17/deparse.txt:654:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_318[] = { /* CreateSchemaStmt.schemaElts (schema/pg17/deparse.txt:648:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x04,0x04,0x00,0x80,0x80,0x00,0x40,0x40,0x01,0x00,0x01,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_325[] = { /* AlterTableStmt.cmds (schema/pg17/deparse.txt:662:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_322[] = { /* AlterTableStmt.cmds (schema/pg17/deparse.txt:656:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x8a,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_327[] = { /* AlterTableCmd.def (schema/pg17/deparse.txt:666:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_324[] = { /* AlterTableCmd.def (schema/pg17/deparse.txt:660:19): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x01,0x40,0xe0,0xff,0xfe,0x48,0x00,0x09,0x4a,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x90,0x1e,
 };
-static const uint8_t contract_kinds_330[] = { /* AlterCollationStmt.collname (schema/pg17/deparse.txt:672:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_327[] = { /* AlterCollationStmt.collname (schema/pg17/deparse.txt:666:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_334[] = { /* AlterDomainStmt.typeName (schema/pg17/deparse.txt:680:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_331[] = { /* AlterDomainStmt.typeName (schema/pg17/deparse.txt:674:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_335[] = { /* AlterDomainStmt.def (schema/pg17/deparse.txt:682:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_332[] = { /* AlterDomainStmt.def (schema/pg17/deparse.txt:676:21): the kinds allowed, by tag */
 	0xfa,0xbf,0xff,0x7f,0xff,0xfb,0xff,0xde,0x7d,0x19,0x00,0xe8,0xfd,0xfe,0x68,0x7c,0x0f,0x0a,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x1c,
 };
-static const uint8_t contract_kinds_337[] = { /* GrantStmt.objects (schema/pg17/deparse.txt:686:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_334[] = { /* GrantStmt.objects (schema/pg17/deparse.txt:680:19): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0xb0,0x0e,
 };
-static const uint8_t contract_kinds_339[] = { /* GrantStmt.privileges (schema/pg17/deparse.txt:690:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_336[] = { /* GrantStmt.privileges (schema/pg17/deparse.txt:684:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_342[] = { /* GrantStmt.grantees (schema/pg17/deparse.txt:696:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_339[] = { /* GrantStmt.grantees (schema/pg17/deparse.txt:690:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_345[] = { /* ObjectWithArgs.objname (schema/pg17/deparse.txt:702:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_342[] = { /* ObjectWithArgs.objname (schema/pg17/deparse.txt:696:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_346[] = { /* ObjectWithArgs.objargs (schema/pg17/deparse.txt:704:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_343[] = { /* ObjectWithArgs.objargs (schema/pg17/deparse.txt:698:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_348[] = { /* ObjectWithArgs.objfuncargs (schema/pg17/deparse.txt:708:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_345[] = { /* ObjectWithArgs.objfuncargs (schema/pg17/deparse.txt:702:28): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x48,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_350[] = { /* AccessPriv.cols (schema/pg17/deparse.txt:712:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_347[] = { /* AccessPriv.cols (schema/pg17/deparse.txt:706:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_353[] = { /* GrantRoleStmt.granted_roles (schema/pg17/deparse.txt:718:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_350[] = { /* GrantRoleStmt.granted_roles (schema/pg17/deparse.txt:712:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_356[] = { /* GrantRoleStmt.grantee_roles (schema/pg17/deparse.txt:724:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_353[] = { /* GrantRoleStmt.grantee_roles (schema/pg17/deparse.txt:718:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_358[] = { /* GrantRoleStmt.opt (schema/pg17/deparse.txt:728:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_355[] = { /* GrantRoleStmt.opt (schema/pg17/deparse.txt:722:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_360[] = { /* AlterDefaultPrivilegesStmt.options (schema/pg17/deparse.txt:732:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_357[] = { /* AlterDefaultPrivilegesStmt.options (schema/pg17/deparse.txt:726:36): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_362[] = { /* CopyStmt.query (schema/pg17/deparse.txt:736:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_359[] = { /* CopyStmt.query (schema/pg17/deparse.txt:730:16): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0xf9,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_364[] = { /* CopyStmt.attlist (schema/pg17/deparse.txt:740:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_361[] = { /* CopyStmt.attlist (schema/pg17/deparse.txt:734:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_366[] = { /* CopyStmt.options (schema/pg17/deparse.txt:744:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_363[] = { /* CopyStmt.options (schema/pg17/deparse.txt:738:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_367[] = { /* CopyStmt.whereClause (schema/pg17/deparse.txt:746:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_364[] = { /* CopyStmt.whereClause (schema/pg17/deparse.txt:740:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_369[] = { /* VariableSetStmt.args (schema/pg17/deparse.txt:750:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_366[] = { /* VariableSetStmt.args (schema/pg17/deparse.txt:744:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x29,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x1c,
 };
-static const uint8_t contract_kinds_370[] = { /* VariableSetStmt.args (schema/pg17/deparse.txt:752:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_367[] = { /* VariableSetStmt.args (schema/pg17/deparse.txt:746:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_374[] = { /* CreateStmt.tableElts (schema/pg17/deparse.txt:760:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_371[] = { /* CreateStmt.tableElts (schema/pg17/deparse.txt:754:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0xc0,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_376[] = { /* CreateStmt.inhRelations (schema/pg17/deparse.txt:764:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_373[] = { /* CreateStmt.inhRelations (schema/pg17/deparse.txt:758:26): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_378[] = { /* CreateStmt.options (schema/pg17/deparse.txt:768:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_375[] = { /* CreateStmt.options (schema/pg17/deparse.txt:762:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_379[] = { /* Constraint.raw_expr (schema/pg17/deparse.txt:770:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_376[] = { /* Constraint.raw_expr (schema/pg17/deparse.txt:764:21): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_381[] = { /* Constraint.keys (schema/pg17/deparse.txt:774:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_378[] = { /* Constraint.keys (schema/pg17/deparse.txt:768:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_383[] = { /* Constraint.exclusions (schema/pg17/deparse.txt:778:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_380[] = { /* Constraint.exclusions (schema/pg17/deparse.txt:772:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0e,
 };
-static const uint8_t contract_kinds_385[] = { /* Constraint.options (schema/pg17/deparse.txt:782:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_382[] = { /* Constraint.options (schema/pg17/deparse.txt:776:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_387[] = { /* Constraint.fk_attrs (schema/pg17/deparse.txt:786:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_384[] = { /* Constraint.fk_attrs (schema/pg17/deparse.txt:780:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_389[] = { /* Constraint.pk_attrs (schema/pg17/deparse.txt:790:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_386[] = { /* Constraint.pk_attrs (schema/pg17/deparse.txt:784:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_392[] = { /* CreateTableSpaceStmt.options (schema/pg17/deparse.txt:796:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_389[] = { /* CreateTableSpaceStmt.options (schema/pg17/deparse.txt:790:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_397[] = { /* AlterTableSpaceOptionsStmt.options (schema/pg17/deparse.txt:806:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_394[] = { /* AlterTableSpaceOptionsStmt.options (schema/pg17/deparse.txt:800:36): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_400[] = { /* AlterTableMoveAllStmt.roles (schema/pg17/deparse.txt:812:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_397[] = { /* AlterTableMoveAllStmt.roles (schema/pg17/deparse.txt:806:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_404[] = { /* CreateExtensionStmt.options (schema/pg17/deparse.txt:820:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_401[] = { /* CreateExtensionStmt.options (schema/pg17/deparse.txt:814:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_407[] = { /* AlterExtensionStmt.options (schema/pg17/deparse.txt:826:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_404[] = { /* AlterExtensionStmt.options (schema/pg17/deparse.txt:820:28): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_410[] = { /* AlterExtensionContentsStmt.object (schema/pg17/deparse.txt:832:35): the kinds allowed, by tag */
+static const uint8_t contract_kinds_407[] = { /* AlterExtensionContentsStmt.object (schema/pg17/deparse.txt:826:35): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0e,
 };
-static const uint8_t contract_kinds_413[] = { /* CreateFdwStmt.func_options (schema/pg17/deparse.txt:838:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_410[] = { /* CreateFdwStmt.func_options (schema/pg17/deparse.txt:832:28): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_415[] = { /* CreateFdwStmt.options (schema/pg17/deparse.txt:842:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_412[] = { /* CreateFdwStmt.options (schema/pg17/deparse.txt:836:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_418[] = { /* AlterFdwStmt.func_options (schema/pg17/deparse.txt:848:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_415[] = { /* AlterFdwStmt.func_options (schema/pg17/deparse.txt:842:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_420[] = { /* AlterFdwStmt.options (schema/pg17/deparse.txt:852:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_417[] = { /* AlterFdwStmt.options (schema/pg17/deparse.txt:846:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_424[] = { /* CreateForeignServerStmt.options (schema/pg17/deparse.txt:860:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_421[] = { /* CreateForeignServerStmt.options (schema/pg17/deparse.txt:854:33): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_427[] = { /* AlterForeignServerStmt.options (schema/pg17/deparse.txt:866:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_424[] = { /* AlterForeignServerStmt.options (schema/pg17/deparse.txt:860:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_431[] = { /* CreateForeignTableStmt.options (schema/pg17/deparse.txt:874:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_428[] = { /* CreateForeignTableStmt.options (schema/pg17/deparse.txt:868:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_435[] = { /* CreateUserMappingStmt.options (schema/pg17/deparse.txt:882:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_432[] = { /* CreateUserMappingStmt.options (schema/pg17/deparse.txt:876:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_440[] = { /* AlterUserMappingStmt.options (schema/pg17/deparse.txt:892:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_437[] = { /* AlterUserMappingStmt.options (schema/pg17/deparse.txt:886:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_447[] = { /* ImportForeignSchemaStmt.table_list (schema/pg17/deparse.txt:906:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_444[] = { /* ImportForeignSchemaStmt.table_list (schema/pg17/deparse.txt:900:36): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_449[] = { /* ImportForeignSchemaStmt.options (schema/pg17/deparse.txt:910:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_446[] = { /* ImportForeignSchemaStmt.options (schema/pg17/deparse.txt:904:33): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_455[] = { /* CreatePolicyStmt.roles (schema/pg17/deparse.txt:922:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_452[] = { /* CreatePolicyStmt.roles (schema/pg17/deparse.txt:916:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_456[] = { /* CreatePolicyStmt.qual (schema/pg17/deparse.txt:924:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_453[] = { /* CreatePolicyStmt.qual (schema/pg17/deparse.txt:918:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_457[] = { /* CreatePolicyStmt.with_check (schema/pg17/deparse.txt:926:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_454[] = { /* CreatePolicyStmt.with_check (schema/pg17/deparse.txt:920:29): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_461[] = { /* AlterPolicyStmt.roles (schema/pg17/deparse.txt:934:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_458[] = { /* AlterPolicyStmt.roles (schema/pg17/deparse.txt:928:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_462[] = { /* AlterPolicyStmt.qual (schema/pg17/deparse.txt:936:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_459[] = { /* AlterPolicyStmt.qual (schema/pg17/deparse.txt:930:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_463[] = { /* AlterPolicyStmt.with_check (schema/pg17/deparse.txt:938:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_460[] = { /* AlterPolicyStmt.with_check (schema/pg17/deparse.txt:932:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_467[] = { /* CreateAmStmt.handler_name (schema/pg17/deparse.txt:946:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_464[] = { /* CreateAmStmt.handler_name (schema/pg17/deparse.txt:940:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_473[] = { /* CreateTrigStmt.funcname (schema/pg17/deparse.txt:958:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_470[] = { /* CreateTrigStmt.funcname (schema/pg17/deparse.txt:952:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_475[] = { /* CreateTrigStmt.args (schema/pg17/deparse.txt:962:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_472[] = { /* CreateTrigStmt.args (schema/pg17/deparse.txt:956:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_477[] = { /* CreateTrigStmt.columns (schema/pg17/deparse.txt:966:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_474[] = { /* CreateTrigStmt.columns (schema/pg17/deparse.txt:960:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_478[] = { /* CreateTrigStmt.whenClause (schema/pg17/deparse.txt:968:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_475[] = { /* CreateTrigStmt.whenClause (schema/pg17/deparse.txt:962:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_480[] = { /* CreateTrigStmt.transitionRels (schema/pg17/deparse.txt:972:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_477[] = { /* CreateTrigStmt.transitionRels (schema/pg17/deparse.txt:966:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x4c,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_484[] = { /* CreateEventTrigStmt.whenclause (schema/pg17/deparse.txt:980:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_481[] = { /* CreateEventTrigStmt.whenclause (schema/pg17/deparse.txt:974:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_487[] = { /* CreateEventTrigStmt.funcname (schema/pg17/deparse.txt:986:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_484[] = { /* CreateEventTrigStmt.funcname (schema/pg17/deparse.txt:980:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_493[] = { /* CreatePLangStmt.plhandler (schema/pg17/deparse.txt:998:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_490[] = { /* CreatePLangStmt.plhandler (schema/pg17/deparse.txt:992:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_495[] = { /* CreatePLangStmt.plinline (schema/pg17/deparse.txt:1002:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_492[] = { /* CreatePLangStmt.plinline (schema/pg17/deparse.txt:996:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_497[] = { /* CreatePLangStmt.plvalidator (schema/pg17/deparse.txt:1006:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_494[] = { /* CreatePLangStmt.plvalidator (schema/pg17/deparse.txt:1000:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_500[] = { /* CreateRoleStmt.options (schema/pg17/deparse.txt:1012:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_497[] = { /* CreateRoleStmt.options (schema/pg17/deparse.txt:1006:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_503[] = { /* AlterRoleStmt.options (schema/pg17/deparse.txt:1018:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_500[] = { /* AlterRoleStmt.options (schema/pg17/deparse.txt:1012:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_507[] = { /* DropRoleStmt.roles (schema/pg17/deparse.txt:1026:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_504[] = { /* DropRoleStmt.roles (schema/pg17/deparse.txt:1020:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_510[] = { /* CreateSeqStmt.options (schema/pg17/deparse.txt:1032:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_507[] = { /* CreateSeqStmt.options (schema/pg17/deparse.txt:1026:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_514[] = { /* AlterSeqStmt.options (schema/pg17/deparse.txt:1040:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_511[] = { /* AlterSeqStmt.options (schema/pg17/deparse.txt:1034:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_517[] = { /* DefineStmt.defnames (schema/pg17/deparse.txt:1046:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_514[] = { /* DefineStmt.defnames (schema/pg17/deparse.txt:1040:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_519[] = { /* DefineStmt.args (schema/pg17/deparse.txt:1050:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_516[] = { /* DefineStmt.args (schema/pg17/deparse.txt:1044:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x10,0x0e,
 };
-static const uint8_t contract_kinds_521[] = { /* DefineStmt.definition (schema/pg17/deparse.txt:1054:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_518[] = { /* DefineStmt.definition (schema/pg17/deparse.txt:1048:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_524[] = { /* CreateDomainStmt.domainname (schema/pg17/deparse.txt:1060:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_521[] = { /* CreateDomainStmt.domainname (schema/pg17/deparse.txt:1054:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_527[] = { /* CreateDomainStmt.constraints (schema/pg17/deparse.txt:1066:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_524[] = { /* CreateDomainStmt.constraints (schema/pg17/deparse.txt:1060:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_530[] = { /* CreateOpClassStmt.opclassname (schema/pg17/deparse.txt:1072:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_527[] = { /* CreateOpClassStmt.opclassname (schema/pg17/deparse.txt:1066:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_532[] = { /* CreateOpClassStmt.opfamilyname (schema/pg17/deparse.txt:1076:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_529[] = { /* CreateOpClassStmt.opfamilyname (schema/pg17/deparse.txt:1070:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_537[] = { /* CreateOpClassStmt.items (schema/pg17/deparse.txt:1086:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_534[] = { /* CreateOpClassStmt.items (schema/pg17/deparse.txt:1080:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_539[] = { /* CreateOpClassItem.order_family (schema/pg17/deparse.txt:1090:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_536[] = { /* CreateOpClassItem.order_family (schema/pg17/deparse.txt:1084:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_541[] = { /* CreateOpClassItem.class_args (schema/pg17/deparse.txt:1094:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_538[] = { /* CreateOpClassItem.class_args (schema/pg17/deparse.txt:1088:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_544[] = { /* CreateOpFamilyStmt.opfamilyname (schema/pg17/deparse.txt:1100:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_541[] = { /* CreateOpFamilyStmt.opfamilyname (schema/pg17/deparse.txt:1094:33): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_548[] = { /* AlterOpFamilyStmt.opfamilyname (schema/pg17/deparse.txt:1108:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_545[] = { /* AlterOpFamilyStmt.opfamilyname (schema/pg17/deparse.txt:1102:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_552[] = { /* AlterOpFamilyStmt.items (schema/pg17/deparse.txt:1116:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_549[] = { /* AlterOpFamilyStmt.items (schema/pg17/deparse.txt:1110:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_555[] = { /* DropStmt.objects (schema/pg17/deparse.txt:1122:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_552[] = { /* DropStmt.objects (schema/pg17/deparse.txt:1116:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0e,
 };
-static const uint8_t contract_kinds_558[] = { /* TruncateStmt.relations (schema/pg17/deparse.txt:1128:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_555[] = { /* TruncateStmt.relations (schema/pg17/deparse.txt:1122:24): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_560[] = { /* CommentStmt.object (schema/pg17/deparse.txt:1132:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_557[] = { /* CommentStmt.object (schema/pg17/deparse.txt:1126:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0xb0,0x0e,
 };
-static const uint8_t contract_kinds_562[] = { /* SecLabelStmt.object (schema/pg17/deparse.txt:1136:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_559[] = { /* SecLabelStmt.object (schema/pg17/deparse.txt:1130:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0xb0,0x0e,
 };
-static const uint8_t contract_kinds_565[] = { /* DeclareCursorStmt.query (schema/pg17/deparse.txt:1142:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_562[] = { /* DeclareCursorStmt.query (schema/pg17/deparse.txt:1136:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_571[] = { /* IndexStmt.indexParams (schema/pg17/deparse.txt:1154:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_568[] = { /* IndexStmt.indexParams (schema/pg17/deparse.txt:1148:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x1b,0xeb,0x73,0xfe,0x01,0x00,0x00,0xe3,0xfd,0xfe,0x68,0x00,0x09,0x0a,0x40,0x00,0x00,0x00,0x20,0x02,0x00,0x48,0x11,0x00,0x00,0x00,0x04,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_573[] = { /* IndexStmt.indexIncludingParams (schema/pg17/deparse.txt:1158:34): the kinds allowed, by tag */
+static const uint8_t contract_kinds_570[] = { /* IndexStmt.indexIncludingParams (schema/pg17/deparse.txt:1152:34): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x1b,0xeb,0x73,0xfe,0x01,0x00,0x00,0xe3,0xfd,0xfe,0x68,0x00,0x09,0x0a,0x40,0x00,0x00,0x00,0x20,0x02,0x00,0x48,0x11,0x00,0x00,0x00,0x04,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_575[] = { /* IndexStmt.options (schema/pg17/deparse.txt:1162:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_572[] = { /* IndexStmt.options (schema/pg17/deparse.txt:1156:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_576[] = { /* IndexStmt.whereClause (schema/pg17/deparse.txt:1164:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_573[] = { /* IndexStmt.whereClause (schema/pg17/deparse.txt:1158:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_578[] = { /* CreateStatsStmt.defnames (schema/pg17/deparse.txt:1168:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_575[] = { /* CreateStatsStmt.defnames (schema/pg17/deparse.txt:1162:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_580[] = { /* CreateStatsStmt.stat_types (schema/pg17/deparse.txt:1172:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_577[] = { /* CreateStatsStmt.stat_types (schema/pg17/deparse.txt:1166:28): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_583[] = { /* CreateStatsStmt.exprs (schema/pg17/deparse.txt:1178:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_580[] = { /* CreateStatsStmt.exprs (schema/pg17/deparse.txt:1172:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x1b,0xeb,0x73,0xfe,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x68,0x00,0x09,0x0a,0x40,0x00,0x00,0x00,0x20,0x02,0x00,0x49,0x11,0x00,0x00,0x00,0x04,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_586[] = { /* CreateStatsStmt.relations (schema/pg17/deparse.txt:1184:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_583[] = { /* CreateStatsStmt.relations (schema/pg17/deparse.txt:1178:27): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xfe,0x01,0x00,0x2e,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_587[] = { /* StatsElem.expr (schema/pg17/deparse.txt:1186:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_584[] = { /* StatsElem.expr (schema/pg17/deparse.txt:1180:16): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_590[] = { /* AlterStatsStmt.defnames (schema/pg17/deparse.txt:1192:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_587[] = { /* AlterStatsStmt.defnames (schema/pg17/deparse.txt:1186:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_591[] = { /* AlterStatsStmt.stxstattarget (schema/pg17/deparse.txt:1194:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_588[] = { /* AlterStatsStmt.stxstattarget (schema/pg17/deparse.txt:1188:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x10,0x0c,
 };
-static const uint8_t contract_kinds_594[] = { /* CreateFunctionStmt.funcname (schema/pg17/deparse.txt:1200:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_591[] = { /* CreateFunctionStmt.funcname (schema/pg17/deparse.txt:1194:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_596[] = { /* CreateFunctionStmt.parameters (schema/pg17/deparse.txt:1204:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_593[] = { /* CreateFunctionStmt.parameters (schema/pg17/deparse.txt:1198:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x48,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_598[] = { /* CreateFunctionStmt.options (schema/pg17/deparse.txt:1208:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_595[] = { /* CreateFunctionStmt.options (schema/pg17/deparse.txt:1202:28): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_599[] = { /* CreateFunctionStmt.sql_body (schema/pg17/deparse.txt:1210:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_596[] = { /* CreateFunctionStmt.sql_body (schema/pg17/deparse.txt:1204:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0e,
 };
-static const uint8_t contract_kinds_601[] = { /* FunctionParameter.defexpr (schema/pg17/deparse.txt:1214:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_598[] = { /* FunctionParameter.defexpr (schema/pg17/deparse.txt:1208:27): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_605[] = { /* AlterFunctionStmt.actions (schema/pg17/deparse.txt:1222:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_602[] = { /* AlterFunctionStmt.actions (schema/pg17/deparse.txt:1216:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_608[] = { /* DoStmt.args (schema/pg17/deparse.txt:1228:13): the kinds allowed, by tag */
+static const uint8_t contract_kinds_605[] = { /* DoStmt.args (schema/pg17/deparse.txt:1222:13): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_610[] = { /* RenameStmt.object (schema/pg17/deparse.txt:1232:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_607[] = { /* RenameStmt.object (schema/pg17/deparse.txt:1226:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0e,
 };
-static const uint8_t contract_kinds_612[] = { /* AlterObjectDependsStmt.object (schema/pg17/deparse.txt:1236:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_609[] = { /* AlterObjectDependsStmt.object (schema/pg17/deparse.txt:1230:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0e,
 };
-static const uint8_t contract_kinds_614[] = { /* AlterObjectSchemaStmt.object (schema/pg17/deparse.txt:1240:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_611[] = { /* AlterObjectSchemaStmt.object (schema/pg17/deparse.txt:1234:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0e,
 };
-static const uint8_t contract_kinds_617[] = { /* AlterOwnerStmt.object (schema/pg17/deparse.txt:1246:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_614[] = { /* AlterOwnerStmt.object (schema/pg17/deparse.txt:1240:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0xb0,0x0e,
 };
-static const uint8_t contract_kinds_622[] = { /* AlterOperatorStmt.options (schema/pg17/deparse.txt:1256:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_619[] = { /* AlterOperatorStmt.options (schema/pg17/deparse.txt:1250:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_625[] = { /* AlterTypeStmt.typeName (schema/pg17/deparse.txt:1262:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_622[] = { /* AlterTypeStmt.typeName (schema/pg17/deparse.txt:1256:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_628[] = { /* AlterTypeStmt.options (schema/pg17/deparse.txt:1268:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_625[] = { /* AlterTypeStmt.options (schema/pg17/deparse.txt:1262:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_631[] = { /* RuleStmt.whereClause (schema/pg17/deparse.txt:1274:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_628[] = { /* RuleStmt.whereClause (schema/pg17/deparse.txt:1268:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_633[] = { /* RuleStmt.actions (schema/pg17/deparse.txt:1278:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_630[] = { /* RuleStmt.actions (schema/pg17/deparse.txt:1272:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x79,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x01,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_637[] = { /* TransactionStmt.options (schema/pg17/deparse.txt:1286:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_634[] = { /* TransactionStmt.options (schema/pg17/deparse.txt:1280:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_640[] = { /* CompositeTypeStmt.coldeflist (schema/pg17/deparse.txt:1292:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_637[] = { /* CompositeTypeStmt.coldeflist (schema/pg17/deparse.txt:1286:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x40,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_643[] = { /* CreateEnumStmt.typeName (schema/pg17/deparse.txt:1298:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_640[] = { /* CreateEnumStmt.typeName (schema/pg17/deparse.txt:1292:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_645[] = { /* CreateEnumStmt.vals (schema/pg17/deparse.txt:1302:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_642[] = { /* CreateEnumStmt.vals (schema/pg17/deparse.txt:1296:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_648[] = { /* CreateRangeStmt.typeName (schema/pg17/deparse.txt:1308:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_645[] = { /* CreateRangeStmt.typeName (schema/pg17/deparse.txt:1302:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_651[] = { /* CreateRangeStmt.params (schema/pg17/deparse.txt:1314:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_648[] = { /* CreateRangeStmt.params (schema/pg17/deparse.txt:1308:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_654[] = { /* AlterEnumStmt.typeName (schema/pg17/deparse.txt:1320:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_651[] = { /* AlterEnumStmt.typeName (schema/pg17/deparse.txt:1314:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_658[] = { /* ViewStmt.aliases (schema/pg17/deparse.txt:1328:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_655[] = { /* ViewStmt.aliases (schema/pg17/deparse.txt:1322:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_660[] = { /* ViewStmt.query (schema/pg17/deparse.txt:1332:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_657[] = { /* ViewStmt.query (schema/pg17/deparse.txt:1326:16): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_662[] = { /* ViewStmt.options (schema/pg17/deparse.txt:1336:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_659[] = { /* ViewStmt.options (schema/pg17/deparse.txt:1330:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_666[] = { /* CreatedbStmt.options (schema/pg17/deparse.txt:1344:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_663[] = { /* CreatedbStmt.options (schema/pg17/deparse.txt:1338:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_669[] = { /* AlterDatabaseStmt.options (schema/pg17/deparse.txt:1350:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_666[] = { /* AlterDatabaseStmt.options (schema/pg17/deparse.txt:1344:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_674[] = { /* DropdbStmt.options (schema/pg17/deparse.txt:1360:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_671[] = { /* DropdbStmt.options (schema/pg17/deparse.txt:1354:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_677[] = { /* ClusterStmt.params (schema/pg17/deparse.txt:1366:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_674[] = { /* ClusterStmt.params (schema/pg17/deparse.txt:1360:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_679[] = { /* VacuumStmt.options (schema/pg17/deparse.txt:1370:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_676[] = { /* VacuumStmt.options (schema/pg17/deparse.txt:1364:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_681[] = { /* VacuumStmt.rels (schema/pg17/deparse.txt:1374:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_678[] = { /* VacuumStmt.rels (schema/pg17/deparse.txt:1368:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x04,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_684[] = { /* VacuumRelation.va_cols (schema/pg17/deparse.txt:1380:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_681[] = { /* VacuumRelation.va_cols (schema/pg17/deparse.txt:1374:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_686[] = { /* ExplainStmt.query (schema/pg17/deparse.txt:1384:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_683[] = { /* ExplainStmt.query (schema/pg17/deparse.txt:1378:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0xf9,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x40,0x01,0x00,0x00,0x30,0x80,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_688[] = { /* ExplainStmt.options (schema/pg17/deparse.txt:1388:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_685[] = { /* ExplainStmt.options (schema/pg17/deparse.txt:1382:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_690[] = { /* CreateTableAsStmt.query (schema/pg17/deparse.txt:1392:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_687[] = { /* CreateTableAsStmt.query (schema/pg17/deparse.txt:1386:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x80,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_695[] = { /* LockStmt.relations (schema/pg17/deparse.txt:1402:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_692[] = { /* LockStmt.relations (schema/pg17/deparse.txt:1396:20): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_697[] = { /* ConstraintsSetStmt.constraints (schema/pg17/deparse.txt:1406:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_694[] = { /* ConstraintsSetStmt.constraints (schema/pg17/deparse.txt:1400:32): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_699[] = { /* ReindexStmt.params (schema/pg17/deparse.txt:1410:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_696[] = { /* ReindexStmt.params (schema/pg17/deparse.txt:1404:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_702[] = { /* CreateConversionStmt.conversion_name (schema/pg17/deparse.txt:1416:38): the kinds allowed, by tag */
+static const uint8_t contract_kinds_699[] = { /* CreateConversionStmt.conversion_name (schema/pg17/deparse.txt:1410:38): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_707[] = { /* CreateConversionStmt.func_name (schema/pg17/deparse.txt:1426:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_704[] = { /* CreateConversionStmt.func_name (schema/pg17/deparse.txt:1420:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_714[] = { /* PrepareStmt.argtypes (schema/pg17/deparse.txt:1440:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_711[] = { /* PrepareStmt.argtypes (schema/pg17/deparse.txt:1434:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_716[] = { /* PrepareStmt.query (schema/pg17/deparse.txt:1444:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_713[] = { /* PrepareStmt.query (schema/pg17/deparse.txt:1438:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0xf9,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_719[] = { /* ExecuteStmt.params (schema/pg17/deparse.txt:1450:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_716[] = { /* ExecuteStmt.params (schema/pg17/deparse.txt:1444:20): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_722[] = { /* DropOwnedStmt.roles (schema/pg17/deparse.txt:1456:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_719[] = { /* DropOwnedStmt.roles (schema/pg17/deparse.txt:1450:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_725[] = { /* ReassignOwnedStmt.roles (schema/pg17/deparse.txt:1462:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_722[] = { /* ReassignOwnedStmt.roles (schema/pg17/deparse.txt:1456:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_729[] = { /* AlterTSDictionaryStmt.dictname (schema/pg17/deparse.txt:1470:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_726[] = { /* AlterTSDictionaryStmt.dictname (schema/pg17/deparse.txt:1464:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_732[] = { /* AlterTSDictionaryStmt.options (schema/pg17/deparse.txt:1476:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_729[] = { /* AlterTSDictionaryStmt.options (schema/pg17/deparse.txt:1470:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_735[] = { /* AlterTSConfigurationStmt.cfgname (schema/pg17/deparse.txt:1482:34): the kinds allowed, by tag */
+static const uint8_t contract_kinds_732[] = { /* AlterTSConfigurationStmt.cfgname (schema/pg17/deparse.txt:1476:34): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_737[] = { /* AlterTSConfigurationStmt.tokentype (schema/pg17/deparse.txt:1486:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_734[] = { /* AlterTSConfigurationStmt.tokentype (schema/pg17/deparse.txt:1480:36): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_739[] = { /* AlterTSConfigurationStmt.dicts (schema/pg17/deparse.txt:1490:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_736[] = { /* AlterTSConfigurationStmt.dicts (schema/pg17/deparse.txt:1484:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0e,
 };
-static const uint8_t contract_kinds_741[] = { /* PublicationTable.whereClause (schema/pg17/deparse.txt:1494:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_738[] = { /* PublicationTable.whereClause (schema/pg17/deparse.txt:1488:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_743[] = { /* PublicationTable.columns (schema/pg17/deparse.txt:1498:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_740[] = { /* PublicationTable.columns (schema/pg17/deparse.txt:1492:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_746[] = { /* CreatePublicationStmt.options (schema/pg17/deparse.txt:1504:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_743[] = { /* CreatePublicationStmt.options (schema/pg17/deparse.txt:1498:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_748[] = { /* CreatePublicationStmt.pubobjects (schema/pg17/deparse.txt:1508:34): the kinds allowed, by tag */
+static const uint8_t contract_kinds_745[] = { /* CreatePublicationStmt.pubobjects (schema/pg17/deparse.txt:1502:34): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x60,0x00,0x0c,
 };
-static const uint8_t contract_kinds_751[] = { /* AlterPublicationStmt.options (schema/pg17/deparse.txt:1514:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_748[] = { /* AlterPublicationStmt.options (schema/pg17/deparse.txt:1508:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_753[] = { /* AlterPublicationStmt.pubobjects (schema/pg17/deparse.txt:1518:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_750[] = { /* AlterPublicationStmt.pubobjects (schema/pg17/deparse.txt:1512:33): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x60,0x00,0x0c,
 };
-static const uint8_t contract_kinds_757[] = { /* CreateSubscriptionStmt.publication (schema/pg17/deparse.txt:1526:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_754[] = { /* CreateSubscriptionStmt.publication (schema/pg17/deparse.txt:1520:36): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_759[] = { /* CreateSubscriptionStmt.options (schema/pg17/deparse.txt:1530:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_756[] = { /* CreateSubscriptionStmt.options (schema/pg17/deparse.txt:1524:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_762[] = { /* AlterSubscriptionStmt.publication (schema/pg17/deparse.txt:1536:35): the kinds allowed, by tag */
+static const uint8_t contract_kinds_759[] = { /* AlterSubscriptionStmt.publication (schema/pg17/deparse.txt:1530:35): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_764[] = { /* AlterSubscriptionStmt.options (schema/pg17/deparse.txt:1540:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_761[] = { /* AlterSubscriptionStmt.options (schema/pg17/deparse.txt:1534:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
 /* ---- End rule operands ---- */
@@ -1114,602 +1108,599 @@ static const ContractRule contract_rules[] = {
 	{ 99, 2, true, false, 0, NULL, 0, false, 1, "force_null", "schema/pg17/deparse.txt:346:13"},
 	{ 99, 2, false, false, 0, CONTRACT_KINDS(168), false, 1, "force_null", "schema/pg17/deparse.txt:348:13"},
 	{ 99, 2, true, false, 0, NULL, 0, false, 1, "delimiter", "schema/pg17/deparse.txt:350:13"},
-	{ 99, 2, false, false, 0, CONTRACT_KINDS(170), false, 1, "nuln", "schema/pg17/deparse.txt:352:13"},
-	{ 99, 2, true, false, 0, NULL, 0, false, 1, "formaue", "schema/pg17/deparse.txt:354:13"},
-	{ 99, 2, false, false, 0, CONTRACT_KINDS(172), false, 1, "force_nforce_not_null", "schema/pg17/deparse.txt:356:13"},
-	{ 99, 2, true, false, 0, NULL, 0, false, 1, "format", "schema/pg17/deparse.txt:358:13"},
-	{ 99, 2, false, false, 0, CONTRACT_KINDS(174), false, 1, "null", "schema/pg17/deparse.txt:360:13"},
-	{ 100, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:362:27"},
-	{ 100, 0, false, false, 0, CONTRACT_KINDS(176), false, -1, "", "schema/pg17/deparse.txt:364:27"},
-	{ 101, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:366:19"},
-	{ 101, 1, false, false, 0, CONTRACT_KINDS(178), false, -1, "", "schema/pg17/deparse.txt:368:19"},
-	{ 101, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:370:24"},
-	{ 102, 1, false, false, 0, CONTRACT_KINDS(180), false, -1, "", "schema/pg17/deparse.txt:372:20"},
-	{ 102, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:374:25"},
-	{ 102, 2, false, false, 0, CONTRACT_KINDS(182), false, -1, "", "schema/pg17/deparse.txt:376:25"},
-	{ 102, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:378:23"},
-	{ 102, 3, false, false, 0, CONTRACT_KINDS(184), false, -1, "", "schema/pg17/deparse.txt:380:23"},
-	{ 103, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:382:27"},
-	{ 103, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:384:27"},
-	{ 103, 1, false, false, 0, CONTRACT_KINDS(187), false, -1, "", "schema/pg17/deparse.txt:386:27"},
-	{ 104, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:388:31"},
-	{ 104, 4, false, false, 0, CONTRACT_KINDS(189), false, -1, "", "schema/pg17/deparse.txt:390:31"},
-	{ 104, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:392:32"},
-	{ 104, 5, false, false, 0, CONTRACT_KINDS(191), false, -1, "", "schema/pg17/deparse.txt:394:32"},
-	{ 104, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:396:32"},
-	{ 104, 6, false, false, 0, CONTRACT_KINDS(193), false, -1, "", "schema/pg17/deparse.txt:398:32"},
-	{ 107, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:400:19"},
-	{ 114, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:402:21"},
-	{ 114, 1, false, false, 0, CONTRACT_KINDS(196), false, -1, "", "schema/pg17/deparse.txt:404:21"},
-	{ 117, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:406:17"},
-	{ 117, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:408:17"},
-	{ 117, 0, false, false, 0, CONTRACT_KINDS(199), false, -1, "", "schema/pg17/deparse.txt:410:17"},
-	{ 118, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:412:25"},
-	{ 118, 0, false, false, 0, CONTRACT_KINDS(201), false, -1, "", "schema/pg17/deparse.txt:414:25"},
-	{ 118, 1, false, false, 0, CONTRACT_KINDS(202), false, -1, "", "schema/pg17/deparse.txt:416:26"},
-	{ 119, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:418:30"},
-	{ 119, 2, false, false, 0, CONTRACT_KINDS(204), false, -1, "", "schema/pg17/deparse.txt:420:30"},
-	{ 119, 3, false, false, 0, CONTRACT_KINDS(205), false, -1, "", "schema/pg17/deparse.txt:422:31"},
-	{ 120, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:424:33"},
-	{ 120, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:426:33"},
-	{ 120, 0, false, false, 0, CONTRACT_KINDS(208), false, -1, "", "schema/pg17/deparse.txt:428:33"},
-	{ 120, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:430:35"},
-	{ 121, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:432:31"},
-	{ 121, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:434:31"},
-	{ 121, 0, false, false, 0, CONTRACT_KINDS(212), false, -1, "", "schema/pg17/deparse.txt:436:31"},
-	{ 121, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:438:34"},
-	{ 121, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:440:33"},
-	{ 121, 2, false, false, 0, CONTRACT_KINDS(215), false, -1, "", "schema/pg17/deparse.txt:442:33"},
-	{ 121, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:444:35"},
-	{ 121, 3, false, false, 0, CONTRACT_KINDS(217), false, -1, "", "schema/pg17/deparse.txt:446:35"},
-	{ 121, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:448:34"},
-	{ 122, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:450:25"},
-	{ 122, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:452:31"},
-	{ 122, 1, false, false, 0, CONTRACT_KINDS(221), false, -1, "", "schema/pg17/deparse.txt:454:31"},
-	{ 122, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:456:26"},
-	{ 122, 3, false, false, 0, CONTRACT_KINDS(223), false, -1, "", "schema/pg17/deparse.txt:458:26"},
-	{ 123, 3, false, false, 0, CONTRACT_KINDS(224), false, -1, "", "schema/pg17/deparse.txt:460:27"},
-	{ 123, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:462:29"},
-	{ 123, 4, false, false, 0, CONTRACT_KINDS(226), false, -1, "", "schema/pg17/deparse.txt:464:29"},
-	{ 123, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:466:24"},
-	{ 123, 5, false, false, 0, CONTRACT_KINDS(228), false, -1, "", "schema/pg17/deparse.txt:468:24"},
-	{ 124, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:470:24"},
-	{ 125, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:472:22"},
-	{ 125, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:474:22"},
-	{ 126, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:476:18"},
-	{ 126, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:478:19"},
-	{ 127, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:480:27"},
-	{ 127, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:482:23"},
-	{ 127, 3, false, false, 0, CONTRACT_KINDS(236), false, -1, "", "schema/pg17/deparse.txt:484:23"},
-	{ 127, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:486:22"},
-	{ 127, 4, false, false, 0, CONTRACT_KINDS(238), false, -1, "", "schema/pg17/deparse.txt:488:22"},
-	{ 128, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:490:26"},
-	{ 128, 0, false, false, 0, CONTRACT_KINDS(240), false, -1, "", "schema/pg17/deparse.txt:492:26"},
-	{ 129, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:494:24"},
-	{ 129, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:496:20"},
-	{ 129, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:498:19"},
-	{ 129, 2, false, false, 0, CONTRACT_KINDS(244), false, -1, "", "schema/pg17/deparse.txt:500:19"},
-	{ 129, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:502:19"},
-	{ 129, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:504:19"},
-	{ 129, 3, false, false, 0, CONTRACT_KINDS(247), false, -1, "", "schema/pg17/deparse.txt:506:19"},
-	{ 130, 7, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:508:25"},
-	{ 130, 7, false, false, 0, CONTRACT_KINDS(249), false, -1, "", "schema/pg17/deparse.txt:510:25"},
-	{ 131, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:512:18"},
-	{ 131, 0, false, false, 0, CONTRACT_KINDS(251), false, -1, "", "schema/pg17/deparse.txt:514:18"},
-	{ 131, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:516:20"},
-	{ 132, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:518:20"},
-	{ 133, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:520:21"},
-	{ 133, 0, false, false, 0, CONTRACT_KINDS(255), false, -1, "", "schema/pg17/deparse.txt:522:21"},
-	{ 134, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:524:24"},
-	{ 135, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:526:29"},
-	{ 135, 0, false, false, 0, CONTRACT_KINDS(258), false, -1, "", "schema/pg17/deparse.txt:528:29"},
-	{ 136, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:530:28"},
-	{ 136, 0, false, false, 0, CONTRACT_KINDS(260), false, -1, "", "schema/pg17/deparse.txt:532:28"},
-	{ 138, 1, false, false, 0, CONTRACT_KINDS(261), false, -1, "", "schema/pg17/deparse.txt:534:31"},
-	{ 138, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:536:30"},
-	{ 138, 2, false, false, 0, CONTRACT_KINDS(263), false, -1, "", "schema/pg17/deparse.txt:538:30"},
-	{ 139, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:540:27"},
-	{ 139, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:542:19"},
-	{ 140, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:544:26"},
-	{ 140, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:546:18"},
-	{ 142, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:548:21"},
-	{ 142, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:550:17"},
-	{ 142, 1, false, false, 0, CONTRACT_KINDS(270), false, -1, "", "schema/pg17/deparse.txt:552:17"},
-	{ 142, 2, false, false, 0, CONTRACT_KINDS(271), false, -1, "", "schema/pg17/deparse.txt:554:24"},
-	{ 142, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:556:27"},
-	{ 142, 4, false, false, 0, CONTRACT_KINDS(273), false, -1, "", "schema/pg17/deparse.txt:558:27"},
-	{ 143, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:560:21"},
-	{ 143, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:562:25"},
-	{ 143, 1, false, false, 0, CONTRACT_KINDS(276), false, -1, "", "schema/pg17/deparse.txt:564:25"},
-	{ 143, 2, false, false, 0, CONTRACT_KINDS(277), false, -1, "", "schema/pg17/deparse.txt:566:25"},
-	{ 143, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:568:27"},
-	{ 143, 3, false, false, 0, CONTRACT_KINDS(279), false, -1, "", "schema/pg17/deparse.txt:570:27"},
-	{ 144, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:572:21"},
-	{ 144, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:574:24"},
-	{ 144, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:576:24"},
-	{ 144, 1, false, false, 0, CONTRACT_KINDS(283), false, -1, "", "schema/pg17/deparse.txt:578:24"},
-	{ 144, 2, false, false, 0, CONTRACT_KINDS(284), false, -1, "", "schema/pg17/deparse.txt:580:25"},
-	{ 144, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:582:24"},
-	{ 144, 3, false, false, 0, CONTRACT_KINDS(286), false, -1, "", "schema/pg17/deparse.txt:584:24"},
-	{ 144, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:586:27"},
-	{ 144, 4, false, false, 0, CONTRACT_KINDS(288), false, -1, "", "schema/pg17/deparse.txt:588:27"},
-	{ 145, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:590:20"},
-	{ 145, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:592:27"},
-	{ 145, 1, false, false, 0, CONTRACT_KINDS(291), false, -1, "", "schema/pg17/deparse.txt:594:27"},
-	{ 145, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:596:26"},
-	{ 145, 2, false, false, 0, CONTRACT_KINDS(293), false, -1, "", "schema/pg17/deparse.txt:598:26"},
-	{ 145, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:600:30"},
-	{ 145, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:602:30"},
-	{ 145, 3, false, false, 0, CONTRACT_KINDS(296), false, -1, "", "schema/pg17/deparse.txt:604:30"},
-	{ 145, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:606:26"},
-	{ 145, 4, false, false, 0, CONTRACT_KINDS(298), false, -1, "", "schema/pg17/deparse.txt:608:26"},
-	{ 146, 0, false, false, 0, CONTRACT_KINDS(299), false, -1, "", "schema/pg17/deparse.txt:610:28"},
-	{ 146, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:612:24"},
-	{ 146, 2, false, false, 0, CONTRACT_KINDS(301), false, -1, "", "schema/pg17/deparse.txt:614:24"},
-	{ 146, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:616:24"},
-	{ 146, 3, false, false, 0, CONTRACT_KINDS(303), false, -1, "", "schema/pg17/deparse.txt:618:24"},
-	{ 146, 4, false, false, 0, CONTRACT_KINDS(304), false, -1, "", "schema/pg17/deparse.txt:620:25"},
-	{ 146, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:622:25"},
-	{ 146, 5, false, false, 0, CONTRACT_KINDS(306), false, -1, "", "schema/pg17/deparse.txt:624:25"},
-	{ 146, 7, false, false, 0, CONTRACT_KINDS(307), false, -1, "", "schema/pg17/deparse.txt:626:26"},
-	{ 146, 8, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:628:26"},
-	{ 146, 8, false, false, 0, CONTRACT_KINDS(309), false, -1, "", "schema/pg17/deparse.txt:630:26"},
-	{ 146, 9, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:632:25"},
-	{ 146, 9, false, false, 0, CONTRACT_KINDS(311), false, -1, "", "schema/pg17/deparse.txt:634:25"},
-	{ 146, 10, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:636:24"},
-	{ 146, 10, false, false, 0, CONTRACT_KINDS(313), false, -1, "", "schema/pg17/deparse.txt:638:24"},
-	{ 146, 11, false, false, 0, CONTRACT_KINDS(314), false, -1, "", "schema/pg17/deparse.txt:640:25"},
-	{ 146, 12, false, false, 0, CONTRACT_KINDS(315), false, -1, "", "schema/pg17/deparse.txt:642:24"},
-	{ 146, 14, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:644:27"},
-	{ 146, 14, false, false, 0, CONTRACT_KINDS(317), false, -1, "", "schema/pg17/deparse.txt:646:27"},
-	{ 148, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:648:22"},
-	{ 148, 0, false, false, 0, CONTRACT_KINDS(319), false, -1, "", "schema/pg17/deparse.txt:650:22"},
-	{ 150, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:652:30"},
-	{ 150, 2, false, false, 0, CONTRACT_KINDS(321), false, -1, "", "schema/pg17/deparse.txt:654:30"},
-	{ 151, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:656:25"},
-	{ 151, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:658:21"},
-	{ 151, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:660:21"},
-	{ 151, 1, false, false, 0, CONTRACT_KINDS(325), false, -1, "", "schema/pg17/deparse.txt:662:21"},
-	{ 152, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:664:35"},
-	{ 153, 4, false, false, 0, CONTRACT_KINDS(327), false, -1, "", "schema/pg17/deparse.txt:666:19"},
-	{ 154, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:668:29"},
-	{ 154, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:670:29"},
-	{ 154, 0, false, false, 0, CONTRACT_KINDS(330), false, -1, "", "schema/pg17/deparse.txt:672:29"},
-	{ 155, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:674:25"},
-	{ 155, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:676:27"},
-	{ 155, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:678:27"},
-	{ 155, 1, false, false, 0, CONTRACT_KINDS(334), false, -1, "", "schema/pg17/deparse.txt:680:27"},
-	{ 155, 3, false, false, 0, CONTRACT_KINDS(335), false, -1, "", "schema/pg17/deparse.txt:682:21"},
-	{ 156, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:684:19"},
-	{ 156, 3, false, false, 0, CONTRACT_KINDS(337), false, -1, "", "schema/pg17/deparse.txt:686:19"},
-	{ 156, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:688:22"},
-	{ 156, 4, false, false, 0, CONTRACT_KINDS(339), false, -1, "", "schema/pg17/deparse.txt:690:22"},
-	{ 156, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:692:20"},
-	{ 156, 5, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:694:20"},
-	{ 156, 5, false, false, 0, CONTRACT_KINDS(342), false, -1, "", "schema/pg17/deparse.txt:696:20"},
-	{ 157, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:698:24"},
-	{ 157, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:700:24"},
-	{ 157, 0, false, false, 0, CONTRACT_KINDS(345), false, -1, "", "schema/pg17/deparse.txt:702:24"},
-	{ 157, 1, false, false, 0, CONTRACT_KINDS(346), false, -1, "", "schema/pg17/deparse.txt:704:24"},
-	{ 157, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:706:28"},
-	{ 157, 2, false, false, 0, CONTRACT_KINDS(348), false, -1, "", "schema/pg17/deparse.txt:708:28"},
-	{ 158, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:710:17"},
-	{ 158, 1, false, false, 0, CONTRACT_KINDS(350), false, -1, "", "schema/pg17/deparse.txt:712:17"},
-	{ 159, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:714:29"},
-	{ 159, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:716:29"},
-	{ 159, 0, false, false, 0, CONTRACT_KINDS(353), false, -1, "", "schema/pg17/deparse.txt:718:29"},
-	{ 159, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:720:29"},
-	{ 159, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:722:29"},
-	{ 159, 1, false, false, 0, CONTRACT_KINDS(356), false, -1, "", "schema/pg17/deparse.txt:724:29"},
-	{ 159, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:726:19"},
-	{ 159, 3, false, false, 0, CONTRACT_KINDS(358), false, -1, "", "schema/pg17/deparse.txt:728:19"},
-	{ 160, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:730:36"},
-	{ 160, 0, false, false, 0, CONTRACT_KINDS(360), false, -1, "", "schema/pg17/deparse.txt:732:36"},
-	{ 160, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:734:35"},
-	{ 161, 1, false, false, 0, CONTRACT_KINDS(362), false, -1, "", "schema/pg17/deparse.txt:736:16"},
-	{ 161, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:738:18"},
-	{ 161, 2, false, false, 0, CONTRACT_KINDS(364), false, -1, "", "schema/pg17/deparse.txt:740:18"},
-	{ 161, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:742:18"},
-	{ 161, 6, false, false, 0, CONTRACT_KINDS(366), false, -1, "", "schema/pg17/deparse.txt:744:18"},
-	{ 161, 7, false, false, 0, CONTRACT_KINDS(367), false, -1, "", "schema/pg17/deparse.txt:746:23"},
-	{ 162, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:748:22"},
-	{ 162, 2, false, false, 0, CONTRACT_KINDS(369), false, -1, "", "schema/pg17/deparse.txt:750:22"},
-	{ 162, 2, false, false, 0, CONTRACT_KINDS(370), false, -1, "", "schema/pg17/deparse.txt:752:22"},
-	{ 163, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:754:23"},
-	{ 164, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:756:21"},
-	{ 164, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:758:23"},
-	{ 164, 1, false, false, 0, CONTRACT_KINDS(374), false, -1, "", "schema/pg17/deparse.txt:760:23"},
-	{ 164, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:762:26"},
-	{ 164, 2, false, false, 0, CONTRACT_KINDS(376), false, -1, "", "schema/pg17/deparse.txt:764:26"},
-	{ 164, 7, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:766:20"},
-	{ 164, 7, false, false, 0, CONTRACT_KINDS(378), false, -1, "", "schema/pg17/deparse.txt:768:20"},
-	{ 165, 7, false, false, 0, CONTRACT_KINDS(379), false, -1, "", "schema/pg17/deparse.txt:770:21"},
-	{ 165, 12, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:772:17"},
-	{ 165, 12, false, false, 0, CONTRACT_KINDS(381), false, -1, "", "schema/pg17/deparse.txt:774:17"},
-	{ 165, 14, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:776:23"},
-	{ 165, 14, false, false, 0, CONTRACT_KINDS(383), false, -1, "", "schema/pg17/deparse.txt:778:23"},
-	{ 165, 15, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:780:20"},
-	{ 165, 15, false, false, 0, CONTRACT_KINDS(385), false, -1, "", "schema/pg17/deparse.txt:782:20"},
-	{ 165, 22, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:784:21"},
-	{ 165, 22, false, false, 0, CONTRACT_KINDS(387), false, -1, "", "schema/pg17/deparse.txt:786:21"},
-	{ 165, 23, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:788:21"},
-	{ 165, 23, false, false, 0, CONTRACT_KINDS(389), false, -1, "", "schema/pg17/deparse.txt:790:21"},
-	{ 166, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:792:37"},
-	{ 166, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:794:30"},
-	{ 166, 3, false, false, 0, CONTRACT_KINDS(392), false, -1, "", "schema/pg17/deparse.txt:796:30"},
-	{ 167, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:798:35"},
-	{ 168, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:800:43"},
-	{ 168, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:802:36"},
-	{ 168, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:804:36"},
-	{ 168, 1, false, false, 0, CONTRACT_KINDS(397), false, -1, "", "schema/pg17/deparse.txt:806:36"},
-	{ 169, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:808:43"},
-	{ 169, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:810:29"},
-	{ 169, 2, false, false, 0, CONTRACT_KINDS(400), false, -1, "", "schema/pg17/deparse.txt:812:29"},
-	{ 169, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:814:42"},
-	{ 170, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:816:29"},
-	{ 170, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:818:29"},
-	{ 170, 2, false, false, 0, CONTRACT_KINDS(404), false, -1, "", "schema/pg17/deparse.txt:820:29"},
-	{ 171, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:822:28"},
-	{ 171, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:824:28"},
-	{ 171, 1, false, false, 0, CONTRACT_KINDS(407), false, -1, "", "schema/pg17/deparse.txt:826:28"},
-	{ 172, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:828:36"},
-	{ 172, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:830:35"},
-	{ 172, 3, false, false, 0, CONTRACT_KINDS(410), false, -1, "", "schema/pg17/deparse.txt:832:35"},
-	{ 173, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:834:23"},
-	{ 173, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:836:28"},
-	{ 173, 1, false, false, 0, CONTRACT_KINDS(413), false, -1, "", "schema/pg17/deparse.txt:838:28"},
-	{ 173, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:840:23"},
-	{ 173, 2, false, false, 0, CONTRACT_KINDS(415), false, -1, "", "schema/pg17/deparse.txt:842:23"},
-	{ 174, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:844:22"},
-	{ 174, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:846:27"},
-	{ 174, 1, false, false, 0, CONTRACT_KINDS(418), false, -1, "", "schema/pg17/deparse.txt:848:27"},
-	{ 174, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:850:22"},
-	{ 174, 2, false, false, 0, CONTRACT_KINDS(420), false, -1, "", "schema/pg17/deparse.txt:852:22"},
-	{ 175, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:854:36"},
-	{ 175, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:856:33"},
-	{ 175, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:858:33"},
-	{ 175, 5, false, false, 0, CONTRACT_KINDS(424), false, -1, "", "schema/pg17/deparse.txt:860:33"},
-	{ 176, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:862:35"},
-	{ 176, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:864:32"},
-	{ 176, 2, false, false, 0, CONTRACT_KINDS(427), false, -1, "", "schema/pg17/deparse.txt:866:32"},
-	{ 177, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:868:34"},
-	{ 177, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:870:35"},
-	{ 177, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:872:32"},
-	{ 177, 2, false, false, 0, CONTRACT_KINDS(431), false, -1, "", "schema/pg17/deparse.txt:874:32"},
-	{ 178, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:876:28"},
-	{ 178, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:878:34"},
-	{ 178, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:880:31"},
-	{ 178, 3, false, false, 0, CONTRACT_KINDS(435), false, -1, "", "schema/pg17/deparse.txt:882:31"},
-	{ 179, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:884:27"},
-	{ 179, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:886:33"},
-	{ 179, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:888:30"},
-	{ 179, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:890:30"},
-	{ 179, 2, false, false, 0, CONTRACT_KINDS(440), false, -1, "", "schema/pg17/deparse.txt:892:30"},
-	{ 180, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:894:26"},
-	{ 180, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:896:32"},
-	{ 181, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:898:37"},
-	{ 181, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:900:39"},
-	{ 181, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:902:38"},
-	{ 181, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:904:36"},
-	{ 181, 4, false, false, 0, CONTRACT_KINDS(447), false, -1, "", "schema/pg17/deparse.txt:906:36"},
-	{ 181, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:908:33"},
-	{ 181, 5, false, false, 0, CONTRACT_KINDS(449), false, -1, "", "schema/pg17/deparse.txt:910:33"},
-	{ 182, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:912:30"},
-	{ 182, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:914:24"},
-	{ 182, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:916:27"},
-	{ 182, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:918:24"},
-	{ 182, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:920:24"},
-	{ 182, 4, false, false, 0, CONTRACT_KINDS(455), false, -1, "", "schema/pg17/deparse.txt:922:24"},
-	{ 182, 5, false, false, 0, CONTRACT_KINDS(456), false, -1, "", "schema/pg17/deparse.txt:924:23"},
-	{ 182, 6, false, false, 0, CONTRACT_KINDS(457), false, -1, "", "schema/pg17/deparse.txt:926:29"},
-	{ 183, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:928:29"},
-	{ 183, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:930:23"},
-	{ 183, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:932:23"},
-	{ 183, 2, false, false, 0, CONTRACT_KINDS(461), false, -1, "", "schema/pg17/deparse.txt:934:23"},
-	{ 183, 3, false, false, 0, CONTRACT_KINDS(462), false, -1, "", "schema/pg17/deparse.txt:936:22"},
-	{ 183, 4, false, false, 0, CONTRACT_KINDS(463), false, -1, "", "schema/pg17/deparse.txt:938:28"},
-	{ 184, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:940:21"},
-	{ 184, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:942:27"},
-	{ 184, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:944:27"},
-	{ 184, 1, false, false, 0, CONTRACT_KINDS(467), false, -1, "", "schema/pg17/deparse.txt:946:27"},
-	{ 184, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:948:21"},
-	{ 185, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:950:25"},
-	{ 185, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:952:25"},
-	{ 185, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:954:25"},
-	{ 185, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:956:25"},
-	{ 185, 4, false, false, 0, CONTRACT_KINDS(473), false, -1, "", "schema/pg17/deparse.txt:958:25"},
-	{ 185, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:960:21"},
-	{ 185, 5, false, false, 0, CONTRACT_KINDS(475), false, -1, "", "schema/pg17/deparse.txt:962:21"},
-	{ 185, 9, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:964:24"},
-	{ 185, 9, false, false, 0, CONTRACT_KINDS(477), false, -1, "", "schema/pg17/deparse.txt:966:24"},
-	{ 185, 10, false, false, 0, CONTRACT_KINDS(478), false, -1, "", "schema/pg17/deparse.txt:968:28"},
-	{ 185, 11, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:970:32"},
-	{ 185, 11, false, false, 0, CONTRACT_KINDS(480), false, -1, "", "schema/pg17/deparse.txt:972:32"},
-	{ 186, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:974:30"},
-	{ 186, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:976:31"},
-	{ 186, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:978:32"},
-	{ 186, 2, false, false, 0, CONTRACT_KINDS(484), false, -1, "", "schema/pg17/deparse.txt:980:32"},
-	{ 186, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:982:30"},
-	{ 186, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:984:30"},
-	{ 186, 3, false, false, 0, CONTRACT_KINDS(487), false, -1, "", "schema/pg17/deparse.txt:986:30"},
-	{ 187, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:988:29"},
-	{ 187, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:990:30"},
-	{ 188, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:992:24"},
-	{ 188, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:994:27"},
-	{ 188, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:996:27"},
-	{ 188, 2, false, false, 0, CONTRACT_KINDS(493), false, -1, "", "schema/pg17/deparse.txt:998:27"},
-	{ 188, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1000:26"},
-	{ 188, 3, false, false, 0, CONTRACT_KINDS(495), false, -1, "", "schema/pg17/deparse.txt:1002:26"},
-	{ 188, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1004:29"},
-	{ 188, 4, false, false, 0, CONTRACT_KINDS(497), false, -1, "", "schema/pg17/deparse.txt:1006:29"},
-	{ 189, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1008:21"},
-	{ 189, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1010:24"},
-	{ 189, 2, false, false, 0, CONTRACT_KINDS(500), false, -1, "", "schema/pg17/deparse.txt:1012:24"},
-	{ 190, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1014:20"},
-	{ 190, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1016:23"},
-	{ 190, 1, false, false, 0, CONTRACT_KINDS(503), false, -1, "", "schema/pg17/deparse.txt:1018:23"},
-	{ 191, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1020:26"},
-	{ 192, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1022:20"},
-	{ 192, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1024:20"},
-	{ 192, 0, false, false, 0, CONTRACT_KINDS(507), false, -1, "", "schema/pg17/deparse.txt:1026:20"},
-	{ 193, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1028:24"},
-	{ 193, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1030:23"},
-	{ 193, 1, false, false, 0, CONTRACT_KINDS(510), false, -1, "", "schema/pg17/deparse.txt:1032:23"},
-	{ 194, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1034:23"},
-	{ 194, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1036:22"},
-	{ 194, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1038:22"},
-	{ 194, 1, false, false, 0, CONTRACT_KINDS(514), false, -1, "", "schema/pg17/deparse.txt:1040:22"},
-	{ 195, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1042:21"},
-	{ 195, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1044:21"},
-	{ 195, 2, false, false, 0, CONTRACT_KINDS(517), false, -1, "", "schema/pg17/deparse.txt:1046:21"},
-	{ 195, 3, false, false, 2, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1048:17"},
-	{ 195, 3, false, false, 0, CONTRACT_KINDS(519), false, -1, "", "schema/pg17/deparse.txt:1050:17"},
-	{ 195, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1052:23"},
-	{ 195, 4, false, false, 0, CONTRACT_KINDS(521), false, -1, "", "schema/pg17/deparse.txt:1054:23"},
-	{ 196, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1056:29"},
-	{ 196, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1058:29"},
-	{ 196, 0, false, false, 0, CONTRACT_KINDS(524), false, -1, "", "schema/pg17/deparse.txt:1060:29"},
-	{ 196, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1062:28"},
-	{ 196, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1064:30"},
-	{ 196, 3, false, false, 0, CONTRACT_KINDS(527), false, -1, "", "schema/pg17/deparse.txt:1066:30"},
-	{ 197, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1068:31"},
-	{ 197, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1070:31"},
-	{ 197, 0, false, false, 0, CONTRACT_KINDS(530), false, -1, "", "schema/pg17/deparse.txt:1072:31"},
-	{ 197, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1074:32"},
-	{ 197, 1, false, false, 0, CONTRACT_KINDS(532), false, -1, "", "schema/pg17/deparse.txt:1076:32"},
-	{ 197, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1078:26"},
-	{ 197, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1080:28"},
-	{ 197, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1082:25"},
-	{ 197, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1084:25"},
-	{ 197, 4, false, false, 0, CONTRACT_KINDS(537), false, -1, "", "schema/pg17/deparse.txt:1086:25"},
-	{ 198, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1088:32"},
-	{ 198, 3, false, false, 0, CONTRACT_KINDS(539), false, -1, "", "schema/pg17/deparse.txt:1090:32"},
-	{ 198, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1092:30"},
-	{ 198, 4, false, false, 0, CONTRACT_KINDS(541), false, -1, "", "schema/pg17/deparse.txt:1094:30"},
-	{ 199, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1096:33"},
-	{ 199, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1098:33"},
-	{ 199, 0, false, false, 0, CONTRACT_KINDS(544), false, -1, "", "schema/pg17/deparse.txt:1100:33"},
-	{ 199, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1102:27"},
-	{ 200, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1104:32"},
-	{ 200, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1106:32"},
-	{ 200, 0, false, false, 0, CONTRACT_KINDS(548), false, -1, "", "schema/pg17/deparse.txt:1108:32"},
-	{ 200, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1110:26"},
-	{ 200, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1112:25"},
-	{ 200, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1114:25"},
-	{ 200, 3, false, false, 0, CONTRACT_KINDS(552), false, -1, "", "schema/pg17/deparse.txt:1116:25"},
-	{ 201, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1118:18"},
-	{ 201, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1120:18"},
-	{ 201, 0, false, false, 0, CONTRACT_KINDS(555), false, -1, "", "schema/pg17/deparse.txt:1122:18"},
-	{ 202, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1124:24"},
-	{ 202, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1126:24"},
-	{ 202, 0, false, false, 0, CONTRACT_KINDS(558), false, -1, "", "schema/pg17/deparse.txt:1128:24"},
-	{ 203, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1130:20"},
-	{ 203, 1, false, false, 0, CONTRACT_KINDS(560), false, -1, "", "schema/pg17/deparse.txt:1132:20"},
-	{ 204, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1134:21"},
-	{ 204, 1, false, false, 0, CONTRACT_KINDS(562), false, -1, "", "schema/pg17/deparse.txt:1136:21"},
-	{ 205, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1138:30"},
-	{ 205, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1140:25"},
-	{ 205, 2, false, false, 0, CONTRACT_KINDS(565), false, -1, "", "schema/pg17/deparse.txt:1142:25"},
-	{ 207, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1144:22"},
-	{ 208, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1146:20"},
-	{ 208, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1148:25"},
-	{ 208, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1150:24"},
-	{ 208, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1152:24"},
-	{ 208, 4, false, false, 0, CONTRACT_KINDS(571), false, -1, "", "schema/pg17/deparse.txt:1154:24"},
-	{ 208, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1156:34"},
-	{ 208, 5, false, false, 0, CONTRACT_KINDS(573), false, -1, "", "schema/pg17/deparse.txt:1158:34"},
-	{ 208, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1160:19"},
-	{ 208, 6, false, false, 0, CONTRACT_KINDS(575), false, -1, "", "schema/pg17/deparse.txt:1162:19"},
-	{ 208, 7, false, false, 0, CONTRACT_KINDS(576), false, -1, "", "schema/pg17/deparse.txt:1164:24"},
-	{ 209, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1166:26"},
-	{ 209, 0, false, false, 0, CONTRACT_KINDS(578), false, -1, "", "schema/pg17/deparse.txt:1168:26"},
-	{ 209, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1170:28"},
-	{ 209, 1, false, false, 0, CONTRACT_KINDS(580), false, -1, "", "schema/pg17/deparse.txt:1172:28"},
-	{ 209, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1174:23"},
-	{ 209, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1176:23"},
-	{ 209, 2, false, false, 0, CONTRACT_KINDS(583), false, -1, "", "schema/pg17/deparse.txt:1178:23"},
-	{ 209, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1180:27"},
-	{ 209, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1182:27"},
-	{ 209, 3, false, false, 0, CONTRACT_KINDS(586), false, -1, "", "schema/pg17/deparse.txt:1184:27"},
-	{ 210, 1, false, false, 0, CONTRACT_KINDS(587), false, -1, "", "schema/pg17/deparse.txt:1186:16"},
-	{ 211, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1188:25"},
-	{ 211, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1190:25"},
-	{ 211, 0, false, false, 0, CONTRACT_KINDS(590), false, -1, "", "schema/pg17/deparse.txt:1192:25"},
-	{ 211, 1, false, false, 0, CONTRACT_KINDS(591), false, -1, "", "schema/pg17/deparse.txt:1194:30"},
-	{ 212, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1196:29"},
-	{ 212, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1198:29"},
-	{ 212, 2, false, false, 0, CONTRACT_KINDS(594), false, -1, "", "schema/pg17/deparse.txt:1200:29"},
-	{ 212, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1202:31"},
-	{ 212, 3, false, false, 0, CONTRACT_KINDS(596), false, -1, "", "schema/pg17/deparse.txt:1204:31"},
-	{ 212, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1206:28"},
-	{ 212, 5, false, false, 0, CONTRACT_KINDS(598), false, -1, "", "schema/pg17/deparse.txt:1208:28"},
-	{ 212, 6, false, false, 0, CONTRACT_KINDS(599), false, -1, "", "schema/pg17/deparse.txt:1210:29"},
-	{ 213, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1212:28"},
-	{ 213, 3, false, false, 0, CONTRACT_KINDS(601), false, -1, "", "schema/pg17/deparse.txt:1214:27"},
-	{ 214, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1216:24"},
-	{ 214, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1218:27"},
-	{ 214, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1220:27"},
-	{ 214, 2, false, false, 0, CONTRACT_KINDS(605), false, -1, "", "schema/pg17/deparse.txt:1222:27"},
-	{ 215, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1224:13"},
-	{ 215, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1226:13"},
-	{ 215, 0, false, false, 0, CONTRACT_KINDS(608), false, -1, "", "schema/pg17/deparse.txt:1228:13"},
-	{ 217, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1230:19"},
-	{ 219, 3, false, false, 0, CONTRACT_KINDS(610), false, -1, "", "schema/pg17/deparse.txt:1232:19"},
-	{ 219, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1234:20"},
-	{ 220, 2, false, false, 0, CONTRACT_KINDS(612), false, -1, "", "schema/pg17/deparse.txt:1236:31"},
-	{ 220, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1238:32"},
-	{ 221, 2, false, false, 0, CONTRACT_KINDS(614), false, -1, "", "schema/pg17/deparse.txt:1240:30"},
-	{ 221, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1242:33"},
-	{ 222, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1244:23"},
-	{ 222, 2, false, false, 0, CONTRACT_KINDS(617), false, -1, "", "schema/pg17/deparse.txt:1246:23"},
-	{ 222, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1248:25"},
-	{ 223, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1250:28"},
-	{ 223, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1252:27"},
-	{ 223, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1254:27"},
-	{ 223, 1, false, false, 0, CONTRACT_KINDS(622), false, -1, "", "schema/pg17/deparse.txt:1256:27"},
-	{ 224, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1258:25"},
-	{ 224, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1260:25"},
-	{ 224, 0, false, false, 0, CONTRACT_KINDS(625), false, -1, "", "schema/pg17/deparse.txt:1262:25"},
-	{ 224, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1264:23"},
-	{ 224, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1266:23"},
-	{ 224, 1, false, false, 0, CONTRACT_KINDS(628), false, -1, "", "schema/pg17/deparse.txt:1268:23"},
-	{ 225, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1270:19"},
-	{ 225, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1272:19"},
-	{ 225, 2, false, false, 0, CONTRACT_KINDS(631), false, -1, "", "schema/pg17/deparse.txt:1274:23"},
-	{ 225, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1276:18"},
-	{ 225, 5, false, false, 0, CONTRACT_KINDS(633), false, -1, "", "schema/pg17/deparse.txt:1278:18"},
-	{ 226, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1280:26"},
-	{ 227, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1282:26"},
-	{ 229, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1284:25"},
-	{ 229, 1, false, false, 0, CONTRACT_KINDS(637), false, -1, "", "schema/pg17/deparse.txt:1286:25"},
-	{ 230, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1288:27"},
-	{ 230, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1290:30"},
-	{ 230, 1, false, false, 0, CONTRACT_KINDS(640), false, -1, "", "schema/pg17/deparse.txt:1292:30"},
-	{ 231, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1294:26"},
-	{ 231, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1296:26"},
-	{ 231, 0, false, false, 0, CONTRACT_KINDS(643), false, -1, "", "schema/pg17/deparse.txt:1298:26"},
-	{ 231, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1300:21"},
-	{ 231, 1, false, false, 0, CONTRACT_KINDS(645), false, -1, "", "schema/pg17/deparse.txt:1302:21"},
-	{ 232, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1304:27"},
-	{ 232, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1306:27"},
-	{ 232, 0, false, false, 0, CONTRACT_KINDS(648), false, -1, "", "schema/pg17/deparse.txt:1308:27"},
-	{ 232, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1310:24"},
-	{ 232, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1312:24"},
-	{ 232, 1, false, false, 0, CONTRACT_KINDS(651), false, -1, "", "schema/pg17/deparse.txt:1314:24"},
-	{ 233, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1316:25"},
-	{ 233, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1318:25"},
-	{ 233, 0, false, false, 0, CONTRACT_KINDS(654), false, -1, "", "schema/pg17/deparse.txt:1320:25"},
-	{ 233, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1322:23"},
-	{ 234, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1324:15"},
-	{ 234, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1326:18"},
-	{ 234, 1, false, false, 0, CONTRACT_KINDS(658), false, -1, "", "schema/pg17/deparse.txt:1328:18"},
-	{ 234, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1330:16"},
-	{ 234, 2, false, false, 0, CONTRACT_KINDS(660), false, -1, "", "schema/pg17/deparse.txt:1332:16"},
-	{ 234, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1334:18"},
-	{ 234, 4, false, false, 0, CONTRACT_KINDS(662), false, -1, "", "schema/pg17/deparse.txt:1336:18"},
-	{ 235, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1338:19"},
-	{ 236, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1340:21"},
-	{ 236, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1342:22"},
-	{ 236, 1, false, false, 0, CONTRACT_KINDS(666), false, -1, "", "schema/pg17/deparse.txt:1344:22"},
-	{ 237, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1346:26"},
-	{ 237, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1348:27"},
-	{ 237, 1, false, false, 0, CONTRACT_KINDS(669), false, -1, "", "schema/pg17/deparse.txt:1350:27"},
-	{ 239, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1352:29"},
-	{ 239, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1354:30"},
-	{ 240, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1356:19"},
-	{ 240, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1358:20"},
-	{ 240, 2, false, false, 0, CONTRACT_KINDS(674), false, -1, "", "schema/pg17/deparse.txt:1360:20"},
-	{ 241, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1362:25"},
-	{ 242, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1364:20"},
-	{ 242, 2, false, false, 0, CONTRACT_KINDS(677), false, -1, "", "schema/pg17/deparse.txt:1366:20"},
-	{ 243, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1368:20"},
-	{ 243, 0, false, false, 0, CONTRACT_KINDS(679), false, -1, "", "schema/pg17/deparse.txt:1370:20"},
-	{ 243, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1372:17"},
-	{ 243, 1, false, false, 0, CONTRACT_KINDS(681), false, -1, "", "schema/pg17/deparse.txt:1374:17"},
-	{ 244, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1376:25"},
-	{ 244, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1378:24"},
-	{ 244, 2, false, false, 0, CONTRACT_KINDS(684), false, -1, "", "schema/pg17/deparse.txt:1380:24"},
-	{ 245, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1382:19"},
-	{ 245, 0, false, false, 0, CONTRACT_KINDS(686), false, -1, "", "schema/pg17/deparse.txt:1384:19"},
-	{ 245, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1386:21"},
-	{ 245, 1, false, false, 0, CONTRACT_KINDS(688), false, -1, "", "schema/pg17/deparse.txt:1388:21"},
-	{ 246, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1390:25"},
-	{ 246, 0, false, false, 0, CONTRACT_KINDS(690), false, -1, "", "schema/pg17/deparse.txt:1392:25"},
-	{ 246, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1394:24"},
-	{ 247, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1396:29"},
-	{ 250, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1398:20"},
-	{ 250, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1400:20"},
-	{ 250, 0, false, false, 0, CONTRACT_KINDS(695), false, -1, "", "schema/pg17/deparse.txt:1402:20"},
-	{ 251, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1404:32"},
-	{ 251, 0, false, false, 0, CONTRACT_KINDS(697), false, -1, "", "schema/pg17/deparse.txt:1406:32"},
-	{ 252, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1408:20"},
-	{ 252, 3, false, false, 0, CONTRACT_KINDS(699), false, -1, "", "schema/pg17/deparse.txt:1410:20"},
-	{ 253, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1412:38"},
-	{ 253, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1414:38"},
-	{ 253, 0, false, false, 0, CONTRACT_KINDS(702), false, -1, "", "schema/pg17/deparse.txt:1416:38"},
-	{ 253, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1418:40"},
-	{ 253, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1420:39"},
-	{ 253, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1422:32"},
-	{ 253, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1424:32"},
-	{ 253, 3, false, false, 0, CONTRACT_KINDS(707), false, -1, "", "schema/pg17/deparse.txt:1426:32"},
-	{ 254, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1428:27"},
-	{ 254, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1430:27"},
-	{ 255, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1432:31"},
-	{ 255, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1434:26"},
-	{ 256, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1436:18"},
-	{ 256, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1438:22"},
-	{ 256, 1, false, false, 0, CONTRACT_KINDS(714), false, -1, "", "schema/pg17/deparse.txt:1440:22"},
-	{ 256, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1442:19"},
-	{ 256, 2, false, false, 0, CONTRACT_KINDS(716), false, -1, "", "schema/pg17/deparse.txt:1444:19"},
-	{ 257, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1446:18"},
-	{ 257, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1448:20"},
-	{ 257, 1, false, false, 0, CONTRACT_KINDS(719), false, -1, "", "schema/pg17/deparse.txt:1450:20"},
-	{ 259, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1452:21"},
-	{ 259, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1454:21"},
-	{ 259, 0, false, false, 0, CONTRACT_KINDS(722), false, -1, "", "schema/pg17/deparse.txt:1456:21"},
-	{ 260, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1458:25"},
-	{ 260, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1460:25"},
-	{ 260, 0, false, false, 0, CONTRACT_KINDS(725), false, -1, "", "schema/pg17/deparse.txt:1462:25"},
-	{ 260, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1464:27"},
-	{ 261, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1466:32"},
-	{ 261, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1468:32"},
-	{ 261, 0, false, false, 0, CONTRACT_KINDS(729), false, -1, "", "schema/pg17/deparse.txt:1470:32"},
-	{ 261, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1472:31"},
-	{ 261, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1474:31"},
-	{ 261, 1, false, false, 0, CONTRACT_KINDS(732), false, -1, "", "schema/pg17/deparse.txt:1476:31"},
-	{ 262, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1478:34"},
-	{ 262, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1480:34"},
-	{ 262, 1, false, false, 0, CONTRACT_KINDS(735), false, -1, "", "schema/pg17/deparse.txt:1482:34"},
-	{ 262, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1484:36"},
-	{ 262, 2, false, false, 0, CONTRACT_KINDS(737), false, -1, "", "schema/pg17/deparse.txt:1486:36"},
-	{ 262, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1488:32"},
-	{ 262, 3, false, false, 0, CONTRACT_KINDS(739), false, -1, "", "schema/pg17/deparse.txt:1490:32"},
-	{ 263, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1492:27"},
-	{ 263, 1, false, false, 0, CONTRACT_KINDS(741), false, -1, "", "schema/pg17/deparse.txt:1494:31"},
-	{ 263, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1496:26"},
-	{ 263, 2, false, false, 0, CONTRACT_KINDS(743), false, -1, "", "schema/pg17/deparse.txt:1498:26"},
-	{ 265, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1500:31"},
-	{ 265, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1502:31"},
-	{ 265, 1, false, false, 0, CONTRACT_KINDS(746), false, -1, "", "schema/pg17/deparse.txt:1504:31"},
-	{ 265, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1506:34"},
-	{ 265, 2, false, false, 0, CONTRACT_KINDS(748), false, -1, "", "schema/pg17/deparse.txt:1508:34"},
-	{ 266, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1510:30"},
-	{ 266, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1512:30"},
-	{ 266, 1, false, false, 0, CONTRACT_KINDS(751), false, -1, "", "schema/pg17/deparse.txt:1514:30"},
-	{ 266, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1516:33"},
-	{ 266, 2, false, false, 0, CONTRACT_KINDS(753), false, -1, "", "schema/pg17/deparse.txt:1518:33"},
-	{ 267, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1520:32"},
-	{ 267, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1522:36"},
-	{ 267, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1524:36"},
-	{ 267, 2, false, false, 0, CONTRACT_KINDS(757), false, -1, "", "schema/pg17/deparse.txt:1526:36"},
-	{ 267, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1528:32"},
-	{ 267, 3, false, false, 0, CONTRACT_KINDS(759), false, -1, "", "schema/pg17/deparse.txt:1530:32"},
-	{ 268, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1532:31"},
-	{ 268, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1534:35"},
-	{ 268, 3, false, false, 0, CONTRACT_KINDS(762), false, -1, "", "schema/pg17/deparse.txt:1536:35"},
-	{ 268, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1538:31"},
-	{ 268, 4, false, false, 0, CONTRACT_KINDS(764), false, -1, "", "schema/pg17/deparse.txt:1540:31"},
-	{ 269, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1542:30"},
+	{ 99, 2, false, false, 0, CONTRACT_KINDS(170), false, 1, "null", "schema/pg17/deparse.txt:352:13"},
+	{ 99, 2, true, false, 0, NULL, 0, false, 1, "format", "schema/pg17/deparse.txt:354:13"},
+	{ 100, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:356:27"},
+	{ 100, 0, false, false, 0, CONTRACT_KINDS(173), false, -1, "", "schema/pg17/deparse.txt:358:27"},
+	{ 101, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:360:19"},
+	{ 101, 1, false, false, 0, CONTRACT_KINDS(175), false, -1, "", "schema/pg17/deparse.txt:362:19"},
+	{ 101, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:364:24"},
+	{ 102, 1, false, false, 0, CONTRACT_KINDS(177), false, -1, "", "schema/pg17/deparse.txt:366:20"},
+	{ 102, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:368:25"},
+	{ 102, 2, false, false, 0, CONTRACT_KINDS(179), false, -1, "", "schema/pg17/deparse.txt:370:25"},
+	{ 102, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:372:23"},
+	{ 102, 3, false, false, 0, CONTRACT_KINDS(181), false, -1, "", "schema/pg17/deparse.txt:374:23"},
+	{ 103, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:376:27"},
+	{ 103, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:378:27"},
+	{ 103, 1, false, false, 0, CONTRACT_KINDS(184), false, -1, "", "schema/pg17/deparse.txt:380:27"},
+	{ 104, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:382:31"},
+	{ 104, 4, false, false, 0, CONTRACT_KINDS(186), false, -1, "", "schema/pg17/deparse.txt:384:31"},
+	{ 104, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:386:32"},
+	{ 104, 5, false, false, 0, CONTRACT_KINDS(188), false, -1, "", "schema/pg17/deparse.txt:388:32"},
+	{ 104, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:390:32"},
+	{ 104, 6, false, false, 0, CONTRACT_KINDS(190), false, -1, "", "schema/pg17/deparse.txt:392:32"},
+	{ 107, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:394:19"},
+	{ 114, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:396:21"},
+	{ 114, 1, false, false, 0, CONTRACT_KINDS(193), false, -1, "", "schema/pg17/deparse.txt:398:21"},
+	{ 117, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:400:17"},
+	{ 117, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:402:17"},
+	{ 117, 0, false, false, 0, CONTRACT_KINDS(196), false, -1, "", "schema/pg17/deparse.txt:404:17"},
+	{ 118, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:406:25"},
+	{ 118, 0, false, false, 0, CONTRACT_KINDS(198), false, -1, "", "schema/pg17/deparse.txt:408:25"},
+	{ 118, 1, false, false, 0, CONTRACT_KINDS(199), false, -1, "", "schema/pg17/deparse.txt:410:26"},
+	{ 119, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:412:30"},
+	{ 119, 2, false, false, 0, CONTRACT_KINDS(201), false, -1, "", "schema/pg17/deparse.txt:414:30"},
+	{ 119, 3, false, false, 0, CONTRACT_KINDS(202), false, -1, "", "schema/pg17/deparse.txt:416:31"},
+	{ 120, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:418:33"},
+	{ 120, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:420:33"},
+	{ 120, 0, false, false, 0, CONTRACT_KINDS(205), false, -1, "", "schema/pg17/deparse.txt:422:33"},
+	{ 120, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:424:35"},
+	{ 121, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:426:31"},
+	{ 121, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:428:31"},
+	{ 121, 0, false, false, 0, CONTRACT_KINDS(209), false, -1, "", "schema/pg17/deparse.txt:430:31"},
+	{ 121, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:432:34"},
+	{ 121, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:434:33"},
+	{ 121, 2, false, false, 0, CONTRACT_KINDS(212), false, -1, "", "schema/pg17/deparse.txt:436:33"},
+	{ 121, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:438:35"},
+	{ 121, 3, false, false, 0, CONTRACT_KINDS(214), false, -1, "", "schema/pg17/deparse.txt:440:35"},
+	{ 121, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:442:34"},
+	{ 122, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:444:25"},
+	{ 122, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:446:31"},
+	{ 122, 1, false, false, 0, CONTRACT_KINDS(218), false, -1, "", "schema/pg17/deparse.txt:448:31"},
+	{ 122, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:450:26"},
+	{ 122, 3, false, false, 0, CONTRACT_KINDS(220), false, -1, "", "schema/pg17/deparse.txt:452:26"},
+	{ 123, 3, false, false, 0, CONTRACT_KINDS(221), false, -1, "", "schema/pg17/deparse.txt:454:27"},
+	{ 123, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:456:29"},
+	{ 123, 4, false, false, 0, CONTRACT_KINDS(223), false, -1, "", "schema/pg17/deparse.txt:458:29"},
+	{ 123, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:460:24"},
+	{ 123, 5, false, false, 0, CONTRACT_KINDS(225), false, -1, "", "schema/pg17/deparse.txt:462:24"},
+	{ 124, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:464:24"},
+	{ 125, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:466:22"},
+	{ 125, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:468:22"},
+	{ 126, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:470:18"},
+	{ 126, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:472:19"},
+	{ 127, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:474:27"},
+	{ 127, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:476:23"},
+	{ 127, 3, false, false, 0, CONTRACT_KINDS(233), false, -1, "", "schema/pg17/deparse.txt:478:23"},
+	{ 127, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:480:22"},
+	{ 127, 4, false, false, 0, CONTRACT_KINDS(235), false, -1, "", "schema/pg17/deparse.txt:482:22"},
+	{ 128, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:484:26"},
+	{ 128, 0, false, false, 0, CONTRACT_KINDS(237), false, -1, "", "schema/pg17/deparse.txt:486:26"},
+	{ 129, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:488:24"},
+	{ 129, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:490:20"},
+	{ 129, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:492:19"},
+	{ 129, 2, false, false, 0, CONTRACT_KINDS(241), false, -1, "", "schema/pg17/deparse.txt:494:19"},
+	{ 129, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:496:19"},
+	{ 129, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:498:19"},
+	{ 129, 3, false, false, 0, CONTRACT_KINDS(244), false, -1, "", "schema/pg17/deparse.txt:500:19"},
+	{ 130, 7, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:502:25"},
+	{ 130, 7, false, false, 0, CONTRACT_KINDS(246), false, -1, "", "schema/pg17/deparse.txt:504:25"},
+	{ 131, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:506:18"},
+	{ 131, 0, false, false, 0, CONTRACT_KINDS(248), false, -1, "", "schema/pg17/deparse.txt:508:18"},
+	{ 131, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:510:20"},
+	{ 132, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:512:20"},
+	{ 133, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:514:21"},
+	{ 133, 0, false, false, 0, CONTRACT_KINDS(252), false, -1, "", "schema/pg17/deparse.txt:516:21"},
+	{ 134, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:518:24"},
+	{ 135, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:520:29"},
+	{ 135, 0, false, false, 0, CONTRACT_KINDS(255), false, -1, "", "schema/pg17/deparse.txt:522:29"},
+	{ 136, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:524:28"},
+	{ 136, 0, false, false, 0, CONTRACT_KINDS(257), false, -1, "", "schema/pg17/deparse.txt:526:28"},
+	{ 138, 1, false, false, 0, CONTRACT_KINDS(258), false, -1, "", "schema/pg17/deparse.txt:528:31"},
+	{ 138, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:530:30"},
+	{ 138, 2, false, false, 0, CONTRACT_KINDS(260), false, -1, "", "schema/pg17/deparse.txt:532:30"},
+	{ 139, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:534:27"},
+	{ 139, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:536:19"},
+	{ 140, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:538:26"},
+	{ 140, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:540:18"},
+	{ 142, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:542:21"},
+	{ 142, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:544:17"},
+	{ 142, 1, false, false, 0, CONTRACT_KINDS(267), false, -1, "", "schema/pg17/deparse.txt:546:17"},
+	{ 142, 2, false, false, 0, CONTRACT_KINDS(268), false, -1, "", "schema/pg17/deparse.txt:548:24"},
+	{ 142, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:550:27"},
+	{ 142, 4, false, false, 0, CONTRACT_KINDS(270), false, -1, "", "schema/pg17/deparse.txt:552:27"},
+	{ 143, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:554:21"},
+	{ 143, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:556:25"},
+	{ 143, 1, false, false, 0, CONTRACT_KINDS(273), false, -1, "", "schema/pg17/deparse.txt:558:25"},
+	{ 143, 2, false, false, 0, CONTRACT_KINDS(274), false, -1, "", "schema/pg17/deparse.txt:560:25"},
+	{ 143, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:562:27"},
+	{ 143, 3, false, false, 0, CONTRACT_KINDS(276), false, -1, "", "schema/pg17/deparse.txt:564:27"},
+	{ 144, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:566:21"},
+	{ 144, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:568:24"},
+	{ 144, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:570:24"},
+	{ 144, 1, false, false, 0, CONTRACT_KINDS(280), false, -1, "", "schema/pg17/deparse.txt:572:24"},
+	{ 144, 2, false, false, 0, CONTRACT_KINDS(281), false, -1, "", "schema/pg17/deparse.txt:574:25"},
+	{ 144, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:576:24"},
+	{ 144, 3, false, false, 0, CONTRACT_KINDS(283), false, -1, "", "schema/pg17/deparse.txt:578:24"},
+	{ 144, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:580:27"},
+	{ 144, 4, false, false, 0, CONTRACT_KINDS(285), false, -1, "", "schema/pg17/deparse.txt:582:27"},
+	{ 145, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:584:20"},
+	{ 145, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:586:27"},
+	{ 145, 1, false, false, 0, CONTRACT_KINDS(288), false, -1, "", "schema/pg17/deparse.txt:588:27"},
+	{ 145, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:590:26"},
+	{ 145, 2, false, false, 0, CONTRACT_KINDS(290), false, -1, "", "schema/pg17/deparse.txt:592:26"},
+	{ 145, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:594:30"},
+	{ 145, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:596:30"},
+	{ 145, 3, false, false, 0, CONTRACT_KINDS(293), false, -1, "", "schema/pg17/deparse.txt:598:30"},
+	{ 145, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:600:26"},
+	{ 145, 4, false, false, 0, CONTRACT_KINDS(295), false, -1, "", "schema/pg17/deparse.txt:602:26"},
+	{ 146, 0, false, false, 0, CONTRACT_KINDS(296), false, -1, "", "schema/pg17/deparse.txt:604:28"},
+	{ 146, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:606:24"},
+	{ 146, 2, false, false, 0, CONTRACT_KINDS(298), false, -1, "", "schema/pg17/deparse.txt:608:24"},
+	{ 146, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:610:24"},
+	{ 146, 3, false, false, 0, CONTRACT_KINDS(300), false, -1, "", "schema/pg17/deparse.txt:612:24"},
+	{ 146, 4, false, false, 0, CONTRACT_KINDS(301), false, -1, "", "schema/pg17/deparse.txt:614:25"},
+	{ 146, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:616:25"},
+	{ 146, 5, false, false, 0, CONTRACT_KINDS(303), false, -1, "", "schema/pg17/deparse.txt:618:25"},
+	{ 146, 7, false, false, 0, CONTRACT_KINDS(304), false, -1, "", "schema/pg17/deparse.txt:620:26"},
+	{ 146, 8, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:622:26"},
+	{ 146, 8, false, false, 0, CONTRACT_KINDS(306), false, -1, "", "schema/pg17/deparse.txt:624:26"},
+	{ 146, 9, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:626:25"},
+	{ 146, 9, false, false, 0, CONTRACT_KINDS(308), false, -1, "", "schema/pg17/deparse.txt:628:25"},
+	{ 146, 10, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:630:24"},
+	{ 146, 10, false, false, 0, CONTRACT_KINDS(310), false, -1, "", "schema/pg17/deparse.txt:632:24"},
+	{ 146, 11, false, false, 0, CONTRACT_KINDS(311), false, -1, "", "schema/pg17/deparse.txt:634:25"},
+	{ 146, 12, false, false, 0, CONTRACT_KINDS(312), false, -1, "", "schema/pg17/deparse.txt:636:24"},
+	{ 146, 14, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:638:27"},
+	{ 146, 14, false, false, 0, CONTRACT_KINDS(314), false, -1, "", "schema/pg17/deparse.txt:640:27"},
+	{ 148, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:642:22"},
+	{ 148, 0, false, false, 0, CONTRACT_KINDS(316), false, -1, "", "schema/pg17/deparse.txt:644:22"},
+	{ 150, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:646:30"},
+	{ 150, 2, false, false, 0, CONTRACT_KINDS(318), false, -1, "", "schema/pg17/deparse.txt:648:30"},
+	{ 151, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:650:25"},
+	{ 151, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:652:21"},
+	{ 151, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:654:21"},
+	{ 151, 1, false, false, 0, CONTRACT_KINDS(322), false, -1, "", "schema/pg17/deparse.txt:656:21"},
+	{ 152, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:658:35"},
+	{ 153, 4, false, false, 0, CONTRACT_KINDS(324), false, -1, "", "schema/pg17/deparse.txt:660:19"},
+	{ 154, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:662:29"},
+	{ 154, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:664:29"},
+	{ 154, 0, false, false, 0, CONTRACT_KINDS(327), false, -1, "", "schema/pg17/deparse.txt:666:29"},
+	{ 155, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:668:25"},
+	{ 155, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:670:27"},
+	{ 155, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:672:27"},
+	{ 155, 1, false, false, 0, CONTRACT_KINDS(331), false, -1, "", "schema/pg17/deparse.txt:674:27"},
+	{ 155, 3, false, false, 0, CONTRACT_KINDS(332), false, -1, "", "schema/pg17/deparse.txt:676:21"},
+	{ 156, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:678:19"},
+	{ 156, 3, false, false, 0, CONTRACT_KINDS(334), false, -1, "", "schema/pg17/deparse.txt:680:19"},
+	{ 156, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:682:22"},
+	{ 156, 4, false, false, 0, CONTRACT_KINDS(336), false, -1, "", "schema/pg17/deparse.txt:684:22"},
+	{ 156, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:686:20"},
+	{ 156, 5, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:688:20"},
+	{ 156, 5, false, false, 0, CONTRACT_KINDS(339), false, -1, "", "schema/pg17/deparse.txt:690:20"},
+	{ 157, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:692:24"},
+	{ 157, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:694:24"},
+	{ 157, 0, false, false, 0, CONTRACT_KINDS(342), false, -1, "", "schema/pg17/deparse.txt:696:24"},
+	{ 157, 1, false, false, 0, CONTRACT_KINDS(343), false, -1, "", "schema/pg17/deparse.txt:698:24"},
+	{ 157, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:700:28"},
+	{ 157, 2, false, false, 0, CONTRACT_KINDS(345), false, -1, "", "schema/pg17/deparse.txt:702:28"},
+	{ 158, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:704:17"},
+	{ 158, 1, false, false, 0, CONTRACT_KINDS(347), false, -1, "", "schema/pg17/deparse.txt:706:17"},
+	{ 159, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:708:29"},
+	{ 159, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:710:29"},
+	{ 159, 0, false, false, 0, CONTRACT_KINDS(350), false, -1, "", "schema/pg17/deparse.txt:712:29"},
+	{ 159, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:714:29"},
+	{ 159, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:716:29"},
+	{ 159, 1, false, false, 0, CONTRACT_KINDS(353), false, -1, "", "schema/pg17/deparse.txt:718:29"},
+	{ 159, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:720:19"},
+	{ 159, 3, false, false, 0, CONTRACT_KINDS(355), false, -1, "", "schema/pg17/deparse.txt:722:19"},
+	{ 160, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:724:36"},
+	{ 160, 0, false, false, 0, CONTRACT_KINDS(357), false, -1, "", "schema/pg17/deparse.txt:726:36"},
+	{ 160, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:728:35"},
+	{ 161, 1, false, false, 0, CONTRACT_KINDS(359), false, -1, "", "schema/pg17/deparse.txt:730:16"},
+	{ 161, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:732:18"},
+	{ 161, 2, false, false, 0, CONTRACT_KINDS(361), false, -1, "", "schema/pg17/deparse.txt:734:18"},
+	{ 161, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:736:18"},
+	{ 161, 6, false, false, 0, CONTRACT_KINDS(363), false, -1, "", "schema/pg17/deparse.txt:738:18"},
+	{ 161, 7, false, false, 0, CONTRACT_KINDS(364), false, -1, "", "schema/pg17/deparse.txt:740:23"},
+	{ 162, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:742:22"},
+	{ 162, 2, false, false, 0, CONTRACT_KINDS(366), false, -1, "", "schema/pg17/deparse.txt:744:22"},
+	{ 162, 2, false, false, 0, CONTRACT_KINDS(367), false, -1, "", "schema/pg17/deparse.txt:746:22"},
+	{ 163, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:748:23"},
+	{ 164, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:750:21"},
+	{ 164, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:752:23"},
+	{ 164, 1, false, false, 0, CONTRACT_KINDS(371), false, -1, "", "schema/pg17/deparse.txt:754:23"},
+	{ 164, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:756:26"},
+	{ 164, 2, false, false, 0, CONTRACT_KINDS(373), false, -1, "", "schema/pg17/deparse.txt:758:26"},
+	{ 164, 7, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:760:20"},
+	{ 164, 7, false, false, 0, CONTRACT_KINDS(375), false, -1, "", "schema/pg17/deparse.txt:762:20"},
+	{ 165, 7, false, false, 0, CONTRACT_KINDS(376), false, -1, "", "schema/pg17/deparse.txt:764:21"},
+	{ 165, 12, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:766:17"},
+	{ 165, 12, false, false, 0, CONTRACT_KINDS(378), false, -1, "", "schema/pg17/deparse.txt:768:17"},
+	{ 165, 14, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:770:23"},
+	{ 165, 14, false, false, 0, CONTRACT_KINDS(380), false, -1, "", "schema/pg17/deparse.txt:772:23"},
+	{ 165, 15, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:774:20"},
+	{ 165, 15, false, false, 0, CONTRACT_KINDS(382), false, -1, "", "schema/pg17/deparse.txt:776:20"},
+	{ 165, 22, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:778:21"},
+	{ 165, 22, false, false, 0, CONTRACT_KINDS(384), false, -1, "", "schema/pg17/deparse.txt:780:21"},
+	{ 165, 23, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:782:21"},
+	{ 165, 23, false, false, 0, CONTRACT_KINDS(386), false, -1, "", "schema/pg17/deparse.txt:784:21"},
+	{ 166, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:786:37"},
+	{ 166, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:788:30"},
+	{ 166, 3, false, false, 0, CONTRACT_KINDS(389), false, -1, "", "schema/pg17/deparse.txt:790:30"},
+	{ 167, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:792:35"},
+	{ 168, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:794:43"},
+	{ 168, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:796:36"},
+	{ 168, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:798:36"},
+	{ 168, 1, false, false, 0, CONTRACT_KINDS(394), false, -1, "", "schema/pg17/deparse.txt:800:36"},
+	{ 169, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:802:43"},
+	{ 169, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:804:29"},
+	{ 169, 2, false, false, 0, CONTRACT_KINDS(397), false, -1, "", "schema/pg17/deparse.txt:806:29"},
+	{ 169, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:808:42"},
+	{ 170, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:810:29"},
+	{ 170, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:812:29"},
+	{ 170, 2, false, false, 0, CONTRACT_KINDS(401), false, -1, "", "schema/pg17/deparse.txt:814:29"},
+	{ 171, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:816:28"},
+	{ 171, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:818:28"},
+	{ 171, 1, false, false, 0, CONTRACT_KINDS(404), false, -1, "", "schema/pg17/deparse.txt:820:28"},
+	{ 172, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:822:36"},
+	{ 172, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:824:35"},
+	{ 172, 3, false, false, 0, CONTRACT_KINDS(407), false, -1, "", "schema/pg17/deparse.txt:826:35"},
+	{ 173, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:828:23"},
+	{ 173, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:830:28"},
+	{ 173, 1, false, false, 0, CONTRACT_KINDS(410), false, -1, "", "schema/pg17/deparse.txt:832:28"},
+	{ 173, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:834:23"},
+	{ 173, 2, false, false, 0, CONTRACT_KINDS(412), false, -1, "", "schema/pg17/deparse.txt:836:23"},
+	{ 174, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:838:22"},
+	{ 174, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:840:27"},
+	{ 174, 1, false, false, 0, CONTRACT_KINDS(415), false, -1, "", "schema/pg17/deparse.txt:842:27"},
+	{ 174, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:844:22"},
+	{ 174, 2, false, false, 0, CONTRACT_KINDS(417), false, -1, "", "schema/pg17/deparse.txt:846:22"},
+	{ 175, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:848:36"},
+	{ 175, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:850:33"},
+	{ 175, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:852:33"},
+	{ 175, 5, false, false, 0, CONTRACT_KINDS(421), false, -1, "", "schema/pg17/deparse.txt:854:33"},
+	{ 176, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:856:35"},
+	{ 176, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:858:32"},
+	{ 176, 2, false, false, 0, CONTRACT_KINDS(424), false, -1, "", "schema/pg17/deparse.txt:860:32"},
+	{ 177, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:862:34"},
+	{ 177, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:864:35"},
+	{ 177, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:866:32"},
+	{ 177, 2, false, false, 0, CONTRACT_KINDS(428), false, -1, "", "schema/pg17/deparse.txt:868:32"},
+	{ 178, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:870:28"},
+	{ 178, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:872:34"},
+	{ 178, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:874:31"},
+	{ 178, 3, false, false, 0, CONTRACT_KINDS(432), false, -1, "", "schema/pg17/deparse.txt:876:31"},
+	{ 179, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:878:27"},
+	{ 179, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:880:33"},
+	{ 179, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:882:30"},
+	{ 179, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:884:30"},
+	{ 179, 2, false, false, 0, CONTRACT_KINDS(437), false, -1, "", "schema/pg17/deparse.txt:886:30"},
+	{ 180, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:888:26"},
+	{ 180, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:890:32"},
+	{ 181, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:892:37"},
+	{ 181, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:894:39"},
+	{ 181, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:896:38"},
+	{ 181, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:898:36"},
+	{ 181, 4, false, false, 0, CONTRACT_KINDS(444), false, -1, "", "schema/pg17/deparse.txt:900:36"},
+	{ 181, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:902:33"},
+	{ 181, 5, false, false, 0, CONTRACT_KINDS(446), false, -1, "", "schema/pg17/deparse.txt:904:33"},
+	{ 182, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:906:30"},
+	{ 182, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:908:24"},
+	{ 182, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:910:27"},
+	{ 182, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:912:24"},
+	{ 182, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:914:24"},
+	{ 182, 4, false, false, 0, CONTRACT_KINDS(452), false, -1, "", "schema/pg17/deparse.txt:916:24"},
+	{ 182, 5, false, false, 0, CONTRACT_KINDS(453), false, -1, "", "schema/pg17/deparse.txt:918:23"},
+	{ 182, 6, false, false, 0, CONTRACT_KINDS(454), false, -1, "", "schema/pg17/deparse.txt:920:29"},
+	{ 183, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:922:29"},
+	{ 183, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:924:23"},
+	{ 183, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:926:23"},
+	{ 183, 2, false, false, 0, CONTRACT_KINDS(458), false, -1, "", "schema/pg17/deparse.txt:928:23"},
+	{ 183, 3, false, false, 0, CONTRACT_KINDS(459), false, -1, "", "schema/pg17/deparse.txt:930:22"},
+	{ 183, 4, false, false, 0, CONTRACT_KINDS(460), false, -1, "", "schema/pg17/deparse.txt:932:28"},
+	{ 184, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:934:21"},
+	{ 184, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:936:27"},
+	{ 184, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:938:27"},
+	{ 184, 1, false, false, 0, CONTRACT_KINDS(464), false, -1, "", "schema/pg17/deparse.txt:940:27"},
+	{ 184, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:942:21"},
+	{ 185, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:944:25"},
+	{ 185, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:946:25"},
+	{ 185, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:948:25"},
+	{ 185, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:950:25"},
+	{ 185, 4, false, false, 0, CONTRACT_KINDS(470), false, -1, "", "schema/pg17/deparse.txt:952:25"},
+	{ 185, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:954:21"},
+	{ 185, 5, false, false, 0, CONTRACT_KINDS(472), false, -1, "", "schema/pg17/deparse.txt:956:21"},
+	{ 185, 9, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:958:24"},
+	{ 185, 9, false, false, 0, CONTRACT_KINDS(474), false, -1, "", "schema/pg17/deparse.txt:960:24"},
+	{ 185, 10, false, false, 0, CONTRACT_KINDS(475), false, -1, "", "schema/pg17/deparse.txt:962:28"},
+	{ 185, 11, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:964:32"},
+	{ 185, 11, false, false, 0, CONTRACT_KINDS(477), false, -1, "", "schema/pg17/deparse.txt:966:32"},
+	{ 186, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:968:30"},
+	{ 186, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:970:31"},
+	{ 186, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:972:32"},
+	{ 186, 2, false, false, 0, CONTRACT_KINDS(481), false, -1, "", "schema/pg17/deparse.txt:974:32"},
+	{ 186, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:976:30"},
+	{ 186, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:978:30"},
+	{ 186, 3, false, false, 0, CONTRACT_KINDS(484), false, -1, "", "schema/pg17/deparse.txt:980:30"},
+	{ 187, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:982:29"},
+	{ 187, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:984:30"},
+	{ 188, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:986:24"},
+	{ 188, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:988:27"},
+	{ 188, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:990:27"},
+	{ 188, 2, false, false, 0, CONTRACT_KINDS(490), false, -1, "", "schema/pg17/deparse.txt:992:27"},
+	{ 188, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:994:26"},
+	{ 188, 3, false, false, 0, CONTRACT_KINDS(492), false, -1, "", "schema/pg17/deparse.txt:996:26"},
+	{ 188, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:998:29"},
+	{ 188, 4, false, false, 0, CONTRACT_KINDS(494), false, -1, "", "schema/pg17/deparse.txt:1000:29"},
+	{ 189, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1002:21"},
+	{ 189, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1004:24"},
+	{ 189, 2, false, false, 0, CONTRACT_KINDS(497), false, -1, "", "schema/pg17/deparse.txt:1006:24"},
+	{ 190, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1008:20"},
+	{ 190, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1010:23"},
+	{ 190, 1, false, false, 0, CONTRACT_KINDS(500), false, -1, "", "schema/pg17/deparse.txt:1012:23"},
+	{ 191, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1014:26"},
+	{ 192, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1016:20"},
+	{ 192, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1018:20"},
+	{ 192, 0, false, false, 0, CONTRACT_KINDS(504), false, -1, "", "schema/pg17/deparse.txt:1020:20"},
+	{ 193, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1022:24"},
+	{ 193, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1024:23"},
+	{ 193, 1, false, false, 0, CONTRACT_KINDS(507), false, -1, "", "schema/pg17/deparse.txt:1026:23"},
+	{ 194, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1028:23"},
+	{ 194, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1030:22"},
+	{ 194, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1032:22"},
+	{ 194, 1, false, false, 0, CONTRACT_KINDS(511), false, -1, "", "schema/pg17/deparse.txt:1034:22"},
+	{ 195, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1036:21"},
+	{ 195, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1038:21"},
+	{ 195, 2, false, false, 0, CONTRACT_KINDS(514), false, -1, "", "schema/pg17/deparse.txt:1040:21"},
+	{ 195, 3, false, false, 2, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1042:17"},
+	{ 195, 3, false, false, 0, CONTRACT_KINDS(516), false, -1, "", "schema/pg17/deparse.txt:1044:17"},
+	{ 195, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1046:23"},
+	{ 195, 4, false, false, 0, CONTRACT_KINDS(518), false, -1, "", "schema/pg17/deparse.txt:1048:23"},
+	{ 196, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1050:29"},
+	{ 196, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1052:29"},
+	{ 196, 0, false, false, 0, CONTRACT_KINDS(521), false, -1, "", "schema/pg17/deparse.txt:1054:29"},
+	{ 196, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1056:28"},
+	{ 196, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1058:30"},
+	{ 196, 3, false, false, 0, CONTRACT_KINDS(524), false, -1, "", "schema/pg17/deparse.txt:1060:30"},
+	{ 197, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1062:31"},
+	{ 197, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1064:31"},
+	{ 197, 0, false, false, 0, CONTRACT_KINDS(527), false, -1, "", "schema/pg17/deparse.txt:1066:31"},
+	{ 197, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1068:32"},
+	{ 197, 1, false, false, 0, CONTRACT_KINDS(529), false, -1, "", "schema/pg17/deparse.txt:1070:32"},
+	{ 197, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1072:26"},
+	{ 197, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1074:28"},
+	{ 197, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1076:25"},
+	{ 197, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1078:25"},
+	{ 197, 4, false, false, 0, CONTRACT_KINDS(534), false, -1, "", "schema/pg17/deparse.txt:1080:25"},
+	{ 198, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1082:32"},
+	{ 198, 3, false, false, 0, CONTRACT_KINDS(536), false, -1, "", "schema/pg17/deparse.txt:1084:32"},
+	{ 198, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1086:30"},
+	{ 198, 4, false, false, 0, CONTRACT_KINDS(538), false, -1, "", "schema/pg17/deparse.txt:1088:30"},
+	{ 199, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1090:33"},
+	{ 199, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1092:33"},
+	{ 199, 0, false, false, 0, CONTRACT_KINDS(541), false, -1, "", "schema/pg17/deparse.txt:1094:33"},
+	{ 199, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1096:27"},
+	{ 200, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1098:32"},
+	{ 200, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1100:32"},
+	{ 200, 0, false, false, 0, CONTRACT_KINDS(545), false, -1, "", "schema/pg17/deparse.txt:1102:32"},
+	{ 200, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1104:26"},
+	{ 200, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1106:25"},
+	{ 200, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1108:25"},
+	{ 200, 3, false, false, 0, CONTRACT_KINDS(549), false, -1, "", "schema/pg17/deparse.txt:1110:25"},
+	{ 201, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1112:18"},
+	{ 201, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1114:18"},
+	{ 201, 0, false, false, 0, CONTRACT_KINDS(552), false, -1, "", "schema/pg17/deparse.txt:1116:18"},
+	{ 202, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1118:24"},
+	{ 202, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1120:24"},
+	{ 202, 0, false, false, 0, CONTRACT_KINDS(555), false, -1, "", "schema/pg17/deparse.txt:1122:24"},
+	{ 203, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1124:20"},
+	{ 203, 1, false, false, 0, CONTRACT_KINDS(557), false, -1, "", "schema/pg17/deparse.txt:1126:20"},
+	{ 204, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1128:21"},
+	{ 204, 1, false, false, 0, CONTRACT_KINDS(559), false, -1, "", "schema/pg17/deparse.txt:1130:21"},
+	{ 205, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1132:30"},
+	{ 205, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1134:25"},
+	{ 205, 2, false, false, 0, CONTRACT_KINDS(562), false, -1, "", "schema/pg17/deparse.txt:1136:25"},
+	{ 207, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1138:22"},
+	{ 208, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1140:20"},
+	{ 208, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1142:25"},
+	{ 208, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1144:24"},
+	{ 208, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1146:24"},
+	{ 208, 4, false, false, 0, CONTRACT_KINDS(568), false, -1, "", "schema/pg17/deparse.txt:1148:24"},
+	{ 208, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1150:34"},
+	{ 208, 5, false, false, 0, CONTRACT_KINDS(570), false, -1, "", "schema/pg17/deparse.txt:1152:34"},
+	{ 208, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1154:19"},
+	{ 208, 6, false, false, 0, CONTRACT_KINDS(572), false, -1, "", "schema/pg17/deparse.txt:1156:19"},
+	{ 208, 7, false, false, 0, CONTRACT_KINDS(573), false, -1, "", "schema/pg17/deparse.txt:1158:24"},
+	{ 209, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1160:26"},
+	{ 209, 0, false, false, 0, CONTRACT_KINDS(575), false, -1, "", "schema/pg17/deparse.txt:1162:26"},
+	{ 209, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1164:28"},
+	{ 209, 1, false, false, 0, CONTRACT_KINDS(577), false, -1, "", "schema/pg17/deparse.txt:1166:28"},
+	{ 209, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1168:23"},
+	{ 209, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1170:23"},
+	{ 209, 2, false, false, 0, CONTRACT_KINDS(580), false, -1, "", "schema/pg17/deparse.txt:1172:23"},
+	{ 209, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1174:27"},
+	{ 209, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1176:27"},
+	{ 209, 3, false, false, 0, CONTRACT_KINDS(583), false, -1, "", "schema/pg17/deparse.txt:1178:27"},
+	{ 210, 1, false, false, 0, CONTRACT_KINDS(584), false, -1, "", "schema/pg17/deparse.txt:1180:16"},
+	{ 211, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1182:25"},
+	{ 211, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1184:25"},
+	{ 211, 0, false, false, 0, CONTRACT_KINDS(587), false, -1, "", "schema/pg17/deparse.txt:1186:25"},
+	{ 211, 1, false, false, 0, CONTRACT_KINDS(588), false, -1, "", "schema/pg17/deparse.txt:1188:30"},
+	{ 212, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1190:29"},
+	{ 212, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1192:29"},
+	{ 212, 2, false, false, 0, CONTRACT_KINDS(591), false, -1, "", "schema/pg17/deparse.txt:1194:29"},
+	{ 212, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1196:31"},
+	{ 212, 3, false, false, 0, CONTRACT_KINDS(593), false, -1, "", "schema/pg17/deparse.txt:1198:31"},
+	{ 212, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1200:28"},
+	{ 212, 5, false, false, 0, CONTRACT_KINDS(595), false, -1, "", "schema/pg17/deparse.txt:1202:28"},
+	{ 212, 6, false, false, 0, CONTRACT_KINDS(596), false, -1, "", "schema/pg17/deparse.txt:1204:29"},
+	{ 213, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1206:28"},
+	{ 213, 3, false, false, 0, CONTRACT_KINDS(598), false, -1, "", "schema/pg17/deparse.txt:1208:27"},
+	{ 214, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1210:24"},
+	{ 214, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1212:27"},
+	{ 214, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1214:27"},
+	{ 214, 2, false, false, 0, CONTRACT_KINDS(602), false, -1, "", "schema/pg17/deparse.txt:1216:27"},
+	{ 215, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1218:13"},
+	{ 215, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1220:13"},
+	{ 215, 0, false, false, 0, CONTRACT_KINDS(605), false, -1, "", "schema/pg17/deparse.txt:1222:13"},
+	{ 217, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1224:19"},
+	{ 219, 3, false, false, 0, CONTRACT_KINDS(607), false, -1, "", "schema/pg17/deparse.txt:1226:19"},
+	{ 219, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1228:20"},
+	{ 220, 2, false, false, 0, CONTRACT_KINDS(609), false, -1, "", "schema/pg17/deparse.txt:1230:31"},
+	{ 220, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1232:32"},
+	{ 221, 2, false, false, 0, CONTRACT_KINDS(611), false, -1, "", "schema/pg17/deparse.txt:1234:30"},
+	{ 221, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1236:33"},
+	{ 222, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1238:23"},
+	{ 222, 2, false, false, 0, CONTRACT_KINDS(614), false, -1, "", "schema/pg17/deparse.txt:1240:23"},
+	{ 222, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1242:25"},
+	{ 223, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1244:28"},
+	{ 223, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1246:27"},
+	{ 223, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1248:27"},
+	{ 223, 1, false, false, 0, CONTRACT_KINDS(619), false, -1, "", "schema/pg17/deparse.txt:1250:27"},
+	{ 224, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1252:25"},
+	{ 224, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1254:25"},
+	{ 224, 0, false, false, 0, CONTRACT_KINDS(622), false, -1, "", "schema/pg17/deparse.txt:1256:25"},
+	{ 224, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1258:23"},
+	{ 224, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1260:23"},
+	{ 224, 1, false, false, 0, CONTRACT_KINDS(625), false, -1, "", "schema/pg17/deparse.txt:1262:23"},
+	{ 225, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1264:19"},
+	{ 225, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1266:19"},
+	{ 225, 2, false, false, 0, CONTRACT_KINDS(628), false, -1, "", "schema/pg17/deparse.txt:1268:23"},
+	{ 225, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1270:18"},
+	{ 225, 5, false, false, 0, CONTRACT_KINDS(630), false, -1, "", "schema/pg17/deparse.txt:1272:18"},
+	{ 226, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1274:26"},
+	{ 227, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1276:26"},
+	{ 229, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1278:25"},
+	{ 229, 1, false, false, 0, CONTRACT_KINDS(634), false, -1, "", "schema/pg17/deparse.txt:1280:25"},
+	{ 230, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1282:27"},
+	{ 230, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1284:30"},
+	{ 230, 1, false, false, 0, CONTRACT_KINDS(637), false, -1, "", "schema/pg17/deparse.txt:1286:30"},
+	{ 231, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1288:26"},
+	{ 231, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1290:26"},
+	{ 231, 0, false, false, 0, CONTRACT_KINDS(640), false, -1, "", "schema/pg17/deparse.txt:1292:26"},
+	{ 231, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1294:21"},
+	{ 231, 1, false, false, 0, CONTRACT_KINDS(642), false, -1, "", "schema/pg17/deparse.txt:1296:21"},
+	{ 232, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1298:27"},
+	{ 232, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1300:27"},
+	{ 232, 0, false, false, 0, CONTRACT_KINDS(645), false, -1, "", "schema/pg17/deparse.txt:1302:27"},
+	{ 232, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1304:24"},
+	{ 232, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1306:24"},
+	{ 232, 1, false, false, 0, CONTRACT_KINDS(648), false, -1, "", "schema/pg17/deparse.txt:1308:24"},
+	{ 233, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1310:25"},
+	{ 233, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1312:25"},
+	{ 233, 0, false, false, 0, CONTRACT_KINDS(651), false, -1, "", "schema/pg17/deparse.txt:1314:25"},
+	{ 233, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1316:23"},
+	{ 234, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1318:15"},
+	{ 234, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1320:18"},
+	{ 234, 1, false, false, 0, CONTRACT_KINDS(655), false, -1, "", "schema/pg17/deparse.txt:1322:18"},
+	{ 234, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1324:16"},
+	{ 234, 2, false, false, 0, CONTRACT_KINDS(657), false, -1, "", "schema/pg17/deparse.txt:1326:16"},
+	{ 234, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1328:18"},
+	{ 234, 4, false, false, 0, CONTRACT_KINDS(659), false, -1, "", "schema/pg17/deparse.txt:1330:18"},
+	{ 235, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1332:19"},
+	{ 236, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1334:21"},
+	{ 236, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1336:22"},
+	{ 236, 1, false, false, 0, CONTRACT_KINDS(663), false, -1, "", "schema/pg17/deparse.txt:1338:22"},
+	{ 237, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1340:26"},
+	{ 237, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1342:27"},
+	{ 237, 1, false, false, 0, CONTRACT_KINDS(666), false, -1, "", "schema/pg17/deparse.txt:1344:27"},
+	{ 239, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1346:29"},
+	{ 239, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1348:30"},
+	{ 240, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1350:19"},
+	{ 240, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1352:20"},
+	{ 240, 2, false, false, 0, CONTRACT_KINDS(671), false, -1, "", "schema/pg17/deparse.txt:1354:20"},
+	{ 241, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1356:25"},
+	{ 242, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1358:20"},
+	{ 242, 2, false, false, 0, CONTRACT_KINDS(674), false, -1, "", "schema/pg17/deparse.txt:1360:20"},
+	{ 243, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1362:20"},
+	{ 243, 0, false, false, 0, CONTRACT_KINDS(676), false, -1, "", "schema/pg17/deparse.txt:1364:20"},
+	{ 243, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1366:17"},
+	{ 243, 1, false, false, 0, CONTRACT_KINDS(678), false, -1, "", "schema/pg17/deparse.txt:1368:17"},
+	{ 244, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1370:25"},
+	{ 244, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1372:24"},
+	{ 244, 2, false, false, 0, CONTRACT_KINDS(681), false, -1, "", "schema/pg17/deparse.txt:1374:24"},
+	{ 245, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1376:19"},
+	{ 245, 0, false, false, 0, CONTRACT_KINDS(683), false, -1, "", "schema/pg17/deparse.txt:1378:19"},
+	{ 245, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1380:21"},
+	{ 245, 1, false, false, 0, CONTRACT_KINDS(685), false, -1, "", "schema/pg17/deparse.txt:1382:21"},
+	{ 246, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1384:25"},
+	{ 246, 0, false, false, 0, CONTRACT_KINDS(687), false, -1, "", "schema/pg17/deparse.txt:1386:25"},
+	{ 246, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1388:24"},
+	{ 247, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1390:29"},
+	{ 250, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1392:20"},
+	{ 250, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1394:20"},
+	{ 250, 0, false, false, 0, CONTRACT_KINDS(692), false, -1, "", "schema/pg17/deparse.txt:1396:20"},
+	{ 251, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1398:32"},
+	{ 251, 0, false, false, 0, CONTRACT_KINDS(694), false, -1, "", "schema/pg17/deparse.txt:1400:32"},
+	{ 252, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1402:20"},
+	{ 252, 3, false, false, 0, CONTRACT_KINDS(696), false, -1, "", "schema/pg17/deparse.txt:1404:20"},
+	{ 253, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1406:38"},
+	{ 253, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1408:38"},
+	{ 253, 0, false, false, 0, CONTRACT_KINDS(699), false, -1, "", "schema/pg17/deparse.txt:1410:38"},
+	{ 253, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1412:40"},
+	{ 253, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1414:39"},
+	{ 253, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1416:32"},
+	{ 253, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1418:32"},
+	{ 253, 3, false, false, 0, CONTRACT_KINDS(704), false, -1, "", "schema/pg17/deparse.txt:1420:32"},
+	{ 254, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1422:27"},
+	{ 254, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1424:27"},
+	{ 255, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1426:31"},
+	{ 255, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1428:26"},
+	{ 256, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1430:18"},
+	{ 256, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1432:22"},
+	{ 256, 1, false, false, 0, CONTRACT_KINDS(711), false, -1, "", "schema/pg17/deparse.txt:1434:22"},
+	{ 256, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1436:19"},
+	{ 256, 2, false, false, 0, CONTRACT_KINDS(713), false, -1, "", "schema/pg17/deparse.txt:1438:19"},
+	{ 257, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1440:18"},
+	{ 257, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1442:20"},
+	{ 257, 1, false, false, 0, CONTRACT_KINDS(716), false, -1, "", "schema/pg17/deparse.txt:1444:20"},
+	{ 259, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1446:21"},
+	{ 259, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1448:21"},
+	{ 259, 0, false, false, 0, CONTRACT_KINDS(719), false, -1, "", "schema/pg17/deparse.txt:1450:21"},
+	{ 260, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1452:25"},
+	{ 260, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1454:25"},
+	{ 260, 0, false, false, 0, CONTRACT_KINDS(722), false, -1, "", "schema/pg17/deparse.txt:1456:25"},
+	{ 260, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1458:27"},
+	{ 261, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1460:32"},
+	{ 261, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1462:32"},
+	{ 261, 0, false, false, 0, CONTRACT_KINDS(726), false, -1, "", "schema/pg17/deparse.txt:1464:32"},
+	{ 261, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1466:31"},
+	{ 261, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1468:31"},
+	{ 261, 1, false, false, 0, CONTRACT_KINDS(729), false, -1, "", "schema/pg17/deparse.txt:1470:31"},
+	{ 262, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1472:34"},
+	{ 262, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1474:34"},
+	{ 262, 1, false, false, 0, CONTRACT_KINDS(732), false, -1, "", "schema/pg17/deparse.txt:1476:34"},
+	{ 262, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1478:36"},
+	{ 262, 2, false, false, 0, CONTRACT_KINDS(734), false, -1, "", "schema/pg17/deparse.txt:1480:36"},
+	{ 262, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1482:32"},
+	{ 262, 3, false, false, 0, CONTRACT_KINDS(736), false, -1, "", "schema/pg17/deparse.txt:1484:32"},
+	{ 263, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1486:27"},
+	{ 263, 1, false, false, 0, CONTRACT_KINDS(738), false, -1, "", "schema/pg17/deparse.txt:1488:31"},
+	{ 263, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1490:26"},
+	{ 263, 2, false, false, 0, CONTRACT_KINDS(740), false, -1, "", "schema/pg17/deparse.txt:1492:26"},
+	{ 265, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1494:31"},
+	{ 265, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1496:31"},
+	{ 265, 1, false, false, 0, CONTRACT_KINDS(743), false, -1, "", "schema/pg17/deparse.txt:1498:31"},
+	{ 265, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1500:34"},
+	{ 265, 2, false, false, 0, CONTRACT_KINDS(745), false, -1, "", "schema/pg17/deparse.txt:1502:34"},
+	{ 266, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1504:30"},
+	{ 266, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1506:30"},
+	{ 266, 1, false, false, 0, CONTRACT_KINDS(748), false, -1, "", "schema/pg17/deparse.txt:1508:30"},
+	{ 266, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1510:33"},
+	{ 266, 2, false, false, 0, CONTRACT_KINDS(750), false, -1, "", "schema/pg17/deparse.txt:1512:33"},
+	{ 267, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1514:32"},
+	{ 267, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1516:36"},
+	{ 267, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1518:36"},
+	{ 267, 2, false, false, 0, CONTRACT_KINDS(754), false, -1, "", "schema/pg17/deparse.txt:1520:36"},
+	{ 267, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1522:32"},
+	{ 267, 3, false, false, 0, CONTRACT_KINDS(756), false, -1, "", "schema/pg17/deparse.txt:1524:32"},
+	{ 268, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1526:31"},
+	{ 268, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1528:35"},
+	{ 268, 3, false, false, 0, CONTRACT_KINDS(759), false, -1, "", "schema/pg17/deparse.txt:1530:35"},
+	{ 268, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1532:31"},
+	{ 268, 4, false, false, 0, CONTRACT_KINDS(761), false, -1, "", "schema/pg17/deparse.txt:1534:31"},
+	{ 269, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1536:30"},
 	{0}
 };
 
@@ -1814,178 +1805,178 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 	{ 152, 4 }, /* ColumnDef */
 	{ 156, 1 }, /* TableLikeClause */
 	{ 157, 7 }, /* IndexElem */
-	{ 164, 11 }, /* DefElem */
-	{ 175, 2 }, /* LockingClause */
-	{ 177, 3 }, /* XmlSerialize */
-	{ 180, 5 }, /* PartitionElem */
-	{ 185, 3 }, /* PartitionSpec */
-	{ 188, 6 }, /* PartitionBoundSpec */
-	{ 194, 0 }, /* PartitionRangeDatum */
-	{ 194, 0 }, /* SinglePartitionSpec */
-	{ 194, 1 }, /* PartitionCmd */
-	{ 195, 0 }, /* RangeTblEntry */
-	{ 195, 0 }, /* RTEPermissionInfo */
-	{ 195, 0 }, /* RangeTblFunction */
-	{ 195, 0 }, /* TableSampleClause */
-	{ 195, 0 }, /* WithCheckOption */
-	{ 195, 0 }, /* SortGroupClause */
-	{ 195, 2 }, /* GroupingSet */
-	{ 197, 0 }, /* WindowClause */
-	{ 197, 0 }, /* RowMarkClause */
-	{ 197, 3 }, /* WithClause */
-	{ 200, 3 }, /* InferClause */
-	{ 203, 3 }, /* OnConflictClause */
-	{ 206, 4 }, /* CTESearchClause */
-	{ 210, 9 }, /* CTECycleClause */
-	{ 219, 5 }, /* CommonTableExpr */
-	{ 224, 5 }, /* MergeWhenClause */
-	{ 229, 1 }, /* TriggerTransition */
-	{ 230, 2 }, /* JsonOutput */
-	{ 232, 2 }, /* JsonArgument */
-	{ 234, 5 }, /* JsonFuncExpr */
-	{ 239, 2 }, /* JsonTablePathSpec */
-	{ 241, 7 }, /* JsonTable */
-	{ 248, 2 }, /* JsonTableColumn */
-	{ 250, 3 }, /* JsonKeyValue */
-	{ 253, 1 }, /* JsonParseExpr */
-	{ 254, 2 }, /* JsonScalarExpr */
-	{ 256, 1 }, /* JsonSerializeExpr */
-	{ 257, 2 }, /* JsonObjectConstructor */
-	{ 259, 2 }, /* JsonArrayConstructor */
-	{ 261, 0 }, /* JsonArrayQueryConstructor */
-	{ 261, 3 }, /* JsonAggConstructor */
-	{ 264, 2 }, /* JsonObjectAgg */
-	{ 266, 2 }, /* JsonArrayAgg */
-	{ 268, 0 }, /* RawStmt */
-	{ 268, 6 }, /* InsertStmt */
-	{ 274, 6 }, /* DeleteStmt */
-	{ 280, 9 }, /* UpdateStmt */
-	{ 289, 10 }, /* MergeStmt */
-	{ 299, 19 }, /* SelectStmt */
-	{ 318, 0 }, /* SetOperationStmt */
-	{ 318, 2 }, /* ReturnStmt */
-	{ 320, 0 }, /* PLAssignStmt */
-	{ 320, 2 }, /* CreateSchemaStmt */
-	{ 322, 4 }, /* AlterTableStmt */
-	{ 326, 1 }, /* ReplicaIdentityStmt */
-	{ 327, 1 }, /* AlterTableCmd */
-	{ 328, 3 }, /* AlterCollationStmt */
-	{ 331, 5 }, /* AlterDomainStmt */
-	{ 336, 7 }, /* GrantStmt */
-	{ 343, 6 }, /* ObjectWithArgs */
-	{ 349, 2 }, /* AccessPriv */
-	{ 351, 8 }, /* GrantRoleStmt */
-	{ 359, 3 }, /* AlterDefaultPrivilegesStmt */
-	{ 362, 6 }, /* CopyStmt */
-	{ 368, 3 }, /* VariableSetStmt */
-	{ 371, 1 }, /* VariableShowStmt */
-	{ 372, 7 }, /* CreateStmt */
-	{ 379, 11 }, /* Constraint */
-	{ 390, 3 }, /* CreateTableSpaceStmt */
-	{ 393, 1 }, /* DropTableSpaceStmt */
-	{ 394, 4 }, /* AlterTableSpaceOptionsStmt */
-	{ 398, 4 }, /* AlterTableMoveAllStmt */
-	{ 402, 3 }, /* CreateExtensionStmt */
-	{ 405, 3 }, /* AlterExtensionStmt */
-	{ 408, 3 }, /* AlterExtensionContentsStmt */
-	{ 411, 5 }, /* CreateFdwStmt */
-	{ 416, 5 }, /* AlterFdwStmt */
-	{ 421, 4 }, /* CreateForeignServerStmt */
-	{ 425, 3 }, /* AlterForeignServerStmt */
-	{ 428, 4 }, /* CreateForeignTableStmt */
-	{ 432, 4 }, /* CreateUserMappingStmt */
-	{ 436, 5 }, /* AlterUserMappingStmt */
-	{ 441, 2 }, /* DropUserMappingStmt */
-	{ 443, 7 }, /* ImportForeignSchemaStmt */
-	{ 450, 8 }, /* CreatePolicyStmt */
-	{ 458, 6 }, /* AlterPolicyStmt */
-	{ 464, 5 }, /* CreateAmStmt */
-	{ 469, 12 }, /* CreateTrigStmt */
-	{ 481, 7 }, /* CreateEventTrigStmt */
-	{ 488, 2 }, /* AlterEventTrigStmt */
-	{ 490, 8 }, /* CreatePLangStmt */
-	{ 498, 3 }, /* CreateRoleStmt */
-	{ 501, 3 }, /* AlterRoleStmt */
-	{ 504, 1 }, /* AlterRoleSetStmt */
-	{ 505, 3 }, /* DropRoleStmt */
-	{ 508, 3 }, /* CreateSeqStmt */
-	{ 511, 4 }, /* AlterSeqStmt */
-	{ 515, 7 }, /* DefineStmt */
-	{ 522, 6 }, /* CreateDomainStmt */
-	{ 528, 10 }, /* CreateOpClassStmt */
-	{ 538, 4 }, /* CreateOpClassItem */
-	{ 542, 4 }, /* CreateOpFamilyStmt */
-	{ 546, 7 }, /* AlterOpFamilyStmt */
-	{ 553, 3 }, /* DropStmt */
-	{ 556, 3 }, /* TruncateStmt */
-	{ 559, 2 }, /* CommentStmt */
-	{ 561, 2 }, /* SecLabelStmt */
-	{ 563, 3 }, /* DeclareCursorStmt */
-	{ 566, 0 }, /* ClosePortalStmt */
-	{ 566, 1 }, /* FetchStmt */
-	{ 567, 10 }, /* IndexStmt */
-	{ 577, 10 }, /* CreateStatsStmt */
-	{ 587, 1 }, /* StatsElem */
-	{ 588, 4 }, /* AlterStatsStmt */
-	{ 592, 8 }, /* CreateFunctionStmt */
-	{ 600, 2 }, /* FunctionParameter */
-	{ 602, 4 }, /* AlterFunctionStmt */
-	{ 606, 3 }, /* DoStmt */
-	{ 609, 0 }, /* InlineCodeBlock */
-	{ 609, 1 }, /* CallStmt */
-	{ 610, 0 }, /* CallContext */
-	{ 610, 2 }, /* RenameStmt */
-	{ 612, 2 }, /* AlterObjectDependsStmt */
-	{ 614, 2 }, /* AlterObjectSchemaStmt */
-	{ 616, 3 }, /* AlterOwnerStmt */
-	{ 619, 4 }, /* AlterOperatorStmt */
-	{ 623, 6 }, /* AlterTypeStmt */
-	{ 629, 5 }, /* RuleStmt */
-	{ 634, 1 }, /* NotifyStmt */
-	{ 635, 1 }, /* ListenStmt */
-	{ 636, 0 }, /* UnlistenStmt */
-	{ 636, 2 }, /* TransactionStmt */
-	{ 638, 3 }, /* CompositeTypeStmt */
-	{ 641, 5 }, /* CreateEnumStmt */
-	{ 646, 6 }, /* CreateRangeStmt */
-	{ 652, 4 }, /* AlterEnumStmt */
-	{ 656, 7 }, /* ViewStmt */
-	{ 663, 1 }, /* LoadStmt */
-	{ 664, 3 }, /* CreatedbStmt */
-	{ 667, 3 }, /* AlterDatabaseStmt */
-	{ 670, 0 }, /* AlterDatabaseRefreshCollStmt */
-	{ 670, 2 }, /* AlterDatabaseSetStmt */
-	{ 672, 3 }, /* DropdbStmt */
-	{ 675, 1 }, /* AlterSystemStmt */
-	{ 676, 2 }, /* ClusterStmt */
-	{ 678, 4 }, /* VacuumStmt */
-	{ 682, 3 }, /* VacuumRelation */
-	{ 685, 4 }, /* ExplainStmt */
-	{ 689, 3 }, /* CreateTableAsStmt */
-	{ 692, 1 }, /* RefreshMatViewStmt */
-	{ 693, 0 }, /* CheckPointStmt */
-	{ 693, 0 }, /* DiscardStmt */
-	{ 693, 3 }, /* LockStmt */
-	{ 696, 2 }, /* ConstraintsSetStmt */
-	{ 698, 2 }, /* ReindexStmt */
-	{ 700, 8 }, /* CreateConversionStmt */
-	{ 708, 2 }, /* CreateCastStmt */
-	{ 710, 2 }, /* CreateTransformStmt */
-	{ 712, 5 }, /* PrepareStmt */
-	{ 717, 3 }, /* ExecuteStmt */
-	{ 720, 0 }, /* DeallocateStmt */
-	{ 720, 3 }, /* DropOwnedStmt */
-	{ 723, 4 }, /* ReassignOwnedStmt */
-	{ 727, 6 }, /* AlterTSDictionaryStmt */
-	{ 733, 7 }, /* AlterTSConfigurationStmt */
-	{ 740, 4 }, /* PublicationTable */
-	{ 744, 0 }, /* PublicationObjSpec */
-	{ 744, 5 }, /* CreatePublicationStmt */
-	{ 749, 5 }, /* AlterPublicationStmt */
-	{ 754, 6 }, /* CreateSubscriptionStmt */
-	{ 760, 5 }, /* AlterSubscriptionStmt */
-	{ 765, 1 }, /* DropSubscriptionStmt */
-	{ 766, 0 }, /* ScanToken */
+	{ 164, 8 }, /* DefElem */
+	{ 172, 2 }, /* LockingClause */
+	{ 174, 3 }, /* XmlSerialize */
+	{ 177, 5 }, /* PartitionElem */
+	{ 182, 3 }, /* PartitionSpec */
+	{ 185, 6 }, /* PartitionBoundSpec */
+	{ 191, 0 }, /* PartitionRangeDatum */
+	{ 191, 0 }, /* SinglePartitionSpec */
+	{ 191, 1 }, /* PartitionCmd */
+	{ 192, 0 }, /* RangeTblEntry */
+	{ 192, 0 }, /* RTEPermissionInfo */
+	{ 192, 0 }, /* RangeTblFunction */
+	{ 192, 0 }, /* TableSampleClause */
+	{ 192, 0 }, /* WithCheckOption */
+	{ 192, 0 }, /* SortGroupClause */
+	{ 192, 2 }, /* GroupingSet */
+	{ 194, 0 }, /* WindowClause */
+	{ 194, 0 }, /* RowMarkClause */
+	{ 194, 3 }, /* WithClause */
+	{ 197, 3 }, /* InferClause */
+	{ 200, 3 }, /* OnConflictClause */
+	{ 203, 4 }, /* CTESearchClause */
+	{ 207, 9 }, /* CTECycleClause */
+	{ 216, 5 }, /* CommonTableExpr */
+	{ 221, 5 }, /* MergeWhenClause */
+	{ 226, 1 }, /* TriggerTransition */
+	{ 227, 2 }, /* JsonOutput */
+	{ 229, 2 }, /* JsonArgument */
+	{ 231, 5 }, /* JsonFuncExpr */
+	{ 236, 2 }, /* JsonTablePathSpec */
+	{ 238, 7 }, /* JsonTable */
+	{ 245, 2 }, /* JsonTableColumn */
+	{ 247, 3 }, /* JsonKeyValue */
+	{ 250, 1 }, /* JsonParseExpr */
+	{ 251, 2 }, /* JsonScalarExpr */
+	{ 253, 1 }, /* JsonSerializeExpr */
+	{ 254, 2 }, /* JsonObjectConstructor */
+	{ 256, 2 }, /* JsonArrayConstructor */
+	{ 258, 0 }, /* JsonArrayQueryConstructor */
+	{ 258, 3 }, /* JsonAggConstructor */
+	{ 261, 2 }, /* JsonObjectAgg */
+	{ 263, 2 }, /* JsonArrayAgg */
+	{ 265, 0 }, /* RawStmt */
+	{ 265, 6 }, /* InsertStmt */
+	{ 271, 6 }, /* DeleteStmt */
+	{ 277, 9 }, /* UpdateStmt */
+	{ 286, 10 }, /* MergeStmt */
+	{ 296, 19 }, /* SelectStmt */
+	{ 315, 0 }, /* SetOperationStmt */
+	{ 315, 2 }, /* ReturnStmt */
+	{ 317, 0 }, /* PLAssignStmt */
+	{ 317, 2 }, /* CreateSchemaStmt */
+	{ 319, 4 }, /* AlterTableStmt */
+	{ 323, 1 }, /* ReplicaIdentityStmt */
+	{ 324, 1 }, /* AlterTableCmd */
+	{ 325, 3 }, /* AlterCollationStmt */
+	{ 328, 5 }, /* AlterDomainStmt */
+	{ 333, 7 }, /* GrantStmt */
+	{ 340, 6 }, /* ObjectWithArgs */
+	{ 346, 2 }, /* AccessPriv */
+	{ 348, 8 }, /* GrantRoleStmt */
+	{ 356, 3 }, /* AlterDefaultPrivilegesStmt */
+	{ 359, 6 }, /* CopyStmt */
+	{ 365, 3 }, /* VariableSetStmt */
+	{ 368, 1 }, /* VariableShowStmt */
+	{ 369, 7 }, /* CreateStmt */
+	{ 376, 11 }, /* Constraint */
+	{ 387, 3 }, /* CreateTableSpaceStmt */
+	{ 390, 1 }, /* DropTableSpaceStmt */
+	{ 391, 4 }, /* AlterTableSpaceOptionsStmt */
+	{ 395, 4 }, /* AlterTableMoveAllStmt */
+	{ 399, 3 }, /* CreateExtensionStmt */
+	{ 402, 3 }, /* AlterExtensionStmt */
+	{ 405, 3 }, /* AlterExtensionContentsStmt */
+	{ 408, 5 }, /* CreateFdwStmt */
+	{ 413, 5 }, /* AlterFdwStmt */
+	{ 418, 4 }, /* CreateForeignServerStmt */
+	{ 422, 3 }, /* AlterForeignServerStmt */
+	{ 425, 4 }, /* CreateForeignTableStmt */
+	{ 429, 4 }, /* CreateUserMappingStmt */
+	{ 433, 5 }, /* AlterUserMappingStmt */
+	{ 438, 2 }, /* DropUserMappingStmt */
+	{ 440, 7 }, /* ImportForeignSchemaStmt */
+	{ 447, 8 }, /* CreatePolicyStmt */
+	{ 455, 6 }, /* AlterPolicyStmt */
+	{ 461, 5 }, /* CreateAmStmt */
+	{ 466, 12 }, /* CreateTrigStmt */
+	{ 478, 7 }, /* CreateEventTrigStmt */
+	{ 485, 2 }, /* AlterEventTrigStmt */
+	{ 487, 8 }, /* CreatePLangStmt */
+	{ 495, 3 }, /* CreateRoleStmt */
+	{ 498, 3 }, /* AlterRoleStmt */
+	{ 501, 1 }, /* AlterRoleSetStmt */
+	{ 502, 3 }, /* DropRoleStmt */
+	{ 505, 3 }, /* CreateSeqStmt */
+	{ 508, 4 }, /* AlterSeqStmt */
+	{ 512, 7 }, /* DefineStmt */
+	{ 519, 6 }, /* CreateDomainStmt */
+	{ 525, 10 }, /* CreateOpClassStmt */
+	{ 535, 4 }, /* CreateOpClassItem */
+	{ 539, 4 }, /* CreateOpFamilyStmt */
+	{ 543, 7 }, /* AlterOpFamilyStmt */
+	{ 550, 3 }, /* DropStmt */
+	{ 553, 3 }, /* TruncateStmt */
+	{ 556, 2 }, /* CommentStmt */
+	{ 558, 2 }, /* SecLabelStmt */
+	{ 560, 3 }, /* DeclareCursorStmt */
+	{ 563, 0 }, /* ClosePortalStmt */
+	{ 563, 1 }, /* FetchStmt */
+	{ 564, 10 }, /* IndexStmt */
+	{ 574, 10 }, /* CreateStatsStmt */
+	{ 584, 1 }, /* StatsElem */
+	{ 585, 4 }, /* AlterStatsStmt */
+	{ 589, 8 }, /* CreateFunctionStmt */
+	{ 597, 2 }, /* FunctionParameter */
+	{ 599, 4 }, /* AlterFunctionStmt */
+	{ 603, 3 }, /* DoStmt */
+	{ 606, 0 }, /* InlineCodeBlock */
+	{ 606, 1 }, /* CallStmt */
+	{ 607, 0 }, /* CallContext */
+	{ 607, 2 }, /* RenameStmt */
+	{ 609, 2 }, /* AlterObjectDependsStmt */
+	{ 611, 2 }, /* AlterObjectSchemaStmt */
+	{ 613, 3 }, /* AlterOwnerStmt */
+	{ 616, 4 }, /* AlterOperatorStmt */
+	{ 620, 6 }, /* AlterTypeStmt */
+	{ 626, 5 }, /* RuleStmt */
+	{ 631, 1 }, /* NotifyStmt */
+	{ 632, 1 }, /* ListenStmt */
+	{ 633, 0 }, /* UnlistenStmt */
+	{ 633, 2 }, /* TransactionStmt */
+	{ 635, 3 }, /* CompositeTypeStmt */
+	{ 638, 5 }, /* CreateEnumStmt */
+	{ 643, 6 }, /* CreateRangeStmt */
+	{ 649, 4 }, /* AlterEnumStmt */
+	{ 653, 7 }, /* ViewStmt */
+	{ 660, 1 }, /* LoadStmt */
+	{ 661, 3 }, /* CreatedbStmt */
+	{ 664, 3 }, /* AlterDatabaseStmt */
+	{ 667, 0 }, /* AlterDatabaseRefreshCollStmt */
+	{ 667, 2 }, /* AlterDatabaseSetStmt */
+	{ 669, 3 }, /* DropdbStmt */
+	{ 672, 1 }, /* AlterSystemStmt */
+	{ 673, 2 }, /* ClusterStmt */
+	{ 675, 4 }, /* VacuumStmt */
+	{ 679, 3 }, /* VacuumRelation */
+	{ 682, 4 }, /* ExplainStmt */
+	{ 686, 3 }, /* CreateTableAsStmt */
+	{ 689, 1 }, /* RefreshMatViewStmt */
+	{ 690, 0 }, /* CheckPointStmt */
+	{ 690, 0 }, /* DiscardStmt */
+	{ 690, 3 }, /* LockStmt */
+	{ 693, 2 }, /* ConstraintsSetStmt */
+	{ 695, 2 }, /* ReindexStmt */
+	{ 697, 8 }, /* CreateConversionStmt */
+	{ 705, 2 }, /* CreateCastStmt */
+	{ 707, 2 }, /* CreateTransformStmt */
+	{ 709, 5 }, /* PrepareStmt */
+	{ 714, 3 }, /* ExecuteStmt */
+	{ 717, 0 }, /* DeallocateStmt */
+	{ 717, 3 }, /* DropOwnedStmt */
+	{ 720, 4 }, /* ReassignOwnedStmt */
+	{ 724, 6 }, /* AlterTSDictionaryStmt */
+	{ 730, 7 }, /* AlterTSConfigurationStmt */
+	{ 737, 4 }, /* PublicationTable */
+	{ 741, 0 }, /* PublicationObjSpec */
+	{ 741, 5 }, /* CreatePublicationStmt */
+	{ 746, 5 }, /* AlterPublicationStmt */
+	{ 751, 6 }, /* CreateSubscriptionStmt */
+	{ 757, 5 }, /* AlterSubscriptionStmt */
+	{ 762, 1 }, /* DropSubscriptionStmt */
+	{ 763, 0 }, /* ScanToken */
 };
 
 /* ---- Begin the walk: per message, what its rules ask of it, then its fields ----
@@ -3928,7 +3919,7 @@ CW_BEGIN(IndexElem, 98)
 	CW_ENUM(7, nulls_ordering, SortByNulls, 2)
 CW_END
 
-static const uint8_t cw_kinds_99_2[] = { 0xfa, 0xb6, 0xe7, 0x3f, 0x0b, 0xeb, 0x73, 0xde, 0x03, 0x00, 0x00, 0xe0, 0xfd, 0xfe, 0x48, 0x00, 0x09, 0x0a, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x01, 0x00, 0x00, 0x00, 0x00, 0x20, 0x60, 0x1c, }; /* arg */
+static const uint8_t cw_kinds_99_2[] = { 0xfa, 0xb6, 0xe7, 0x3f, 0x0b, 0xeb, 0x73, 0xde, 0x03, 0x00, 0x00, 0xe0, 0xfd, 0xfe, 0x48, 0x00, 0x09, 0x0a, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x01, 0x00, 0x00, 0x00, 0x00, 0x20, 0xe0, 0x1c, }; /* arg */
 static inline bool cw_meets_DefElem(const pgbind_DefElem *m)
 {
 	(void)m;

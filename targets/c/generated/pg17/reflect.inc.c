@@ -6,7 +6,7 @@
  *   pg_query.proto               fnv1a64 e8a06a8e097b7b8e
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
  *   schema/libpg_query.txt       fnv1a64 dce584e004abb4f9
- *   schema/pg17/deparse.txt      fnv1a64 0b301259aecfd171
+ *   schema/pg17/deparse.txt      fnv1a64 eea1d15ee0ca4902
  *   schema/summary.txt           fnv1a64 a446eef7876c933e
  *   targets/go/makefuncs.txt     fnv1a64 e95153708772445a
  */
