@@ -459,7 +459,7 @@ if [ "$PG_MAJOR" = 15 ]; then
 		'^SELECT 1; CREATE TABLE circles \(c1 circle, c2 text, EXCLUDE USING gist \(c1 WITH &&, c2::circle WITH &&\)\)$' \
 		"$PGBIND" deparse "$TMP/gist.sql"
 	expect_fail "... with --check: exit 1 at the statement's position, where 15's SQL stops parsing" 1 \
-		'gist.sql:2:1: error: statement 2: libpg_query.s deparser wrote SQL that does not parse: syntax error at or near "::", at character 69 of it' \
+		'gist.sql:2:1: error: statement 2: libpg_query.s deparser wrote SQL that does not parse: syntax error at or near "::", at character 77 of it' \
 		"$PGBIND" deparse --check "$TMP/gist.sql"
 	printf "COPY parted_copytest FROM 'filename' (freeze)\n" >"$TMP/freeze.sql"
 	expect_fail "deparse of COPY ... (freeze): 15's SQL as it writes it (exit 0)" 0 \
