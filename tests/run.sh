@@ -722,7 +722,7 @@ GO_RACE_TEST=${GO_RACE_TEST:-$BUILD/go/pg_query.race.test}
 step "Go: targets/go/pg_query.pb.go is protoc-gen-go's output for the proto" make -s check-generated-go BUILD="$BUILD"
 step "Go: the module's files, generated ones included, are gofmt-clean" sh -c 'test -z "$(gofmt -l targets/go)"'
 step "Go: pg_query_go v4's API and signatures, errors, depth, no panic" "$GO_TEST" -test.run '^(TestTour|TestErrors)$'
-step "Go: DeparseIsolated: the plain Deparse's SQL and refusals, the deparser in a child" "$GO_TEST" -test.run '^TestDeparseIsolated'
+step "Go: DeparseIsolated and DeparseChecked: the plain Deparse's SQL and refusals, the deparser in a child; the check the one place wrong SQL is an error" "$GO_TEST" -test.run '^TestDeparse(Isolated|Checked)'
 step "Go: pg_query_go v6's API by name and signature (parser package, Make* helpers); the new items' behaviour" \
 	"$GO_TEST" -test.run '^TestV6'
 step "Go: a program written against pg_query_go (v4, and v6's parser package and helpers) builds with only its imports changed (examples/go)" sh -c "
