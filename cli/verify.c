@@ -505,7 +505,7 @@ int cli_verify(int argc, char **argv)
 		printf("  %d file(s) could not be read or split\n", unreadable);
 	if (v->unsound)
 		printf("  %ld parsed trees broke a rule of the deparse contract that libpg_query's deparser handles: "
-			   "deparsed in the deparse server, checked by a parse back (-v lists them)\n",
+			   "deparsed in the deparse server for nothing (-v lists them: CONTRACT RULE UNSOUND)\n",
 			   v->unsound);
 	if (v->json_lost)
 		printf("  libpg_query's JSON lost %ld negative integers in %ld statements (pgbind's keeps them)\n",

@@ -62,15 +62,32 @@ static bool deparse_crashes(const uint8_t *bytes, size_t len, const pgbind_Parse
 	return theirs == THEIRS_WRONG || theirs == THEIRS_DIED;
 }
 
+static void list_bug(const char *file, int line, const char *stmt, const char *kind, const char *what);
+
+/* Counts a statement whose deparse is what memory held: libpg_query's bug, not a mismatch (-v
+ * lists it: what pgbind answered, then what libpg_query's process wrote, NULL: died) */
+static void memory_bug(Verify *v, const char *file, int line, const char *stmt, const char *ours,
+					   const pgbind_Status *status, const char *theirs)
+{
+	verify_report(v, CHECK_DEPARSE_MEMORY, true);
+	if (!v->verbose)
+		return;
+	char what[700];
+	snprintf(what, sizeof what, "pgbind \"%.300s\"%s%.300s%s", ours ? ours : status->message,
+			 theirs ? ", libpg_query's process \"" : "", theirs ? theirs : "", theirs ? "\"" : "");
+	list_bug(file, line, stmt, "memory", what);
+}
+
 /*
  * A tree a parse made that breaks a rule of the deparse contract (learnt from a corpus that lacked
- * this parse, or libpg_query's deparser crashes on it): pgbind_deparse runs the deparser in a child
- * process and its SQL checked by a round trip. Its answer must be libpg_query's for the same bytes,
- * tried in a child first: the same SQL (then asked here, where the child showed it safe), the same
- * error; where libpg_query crashes or writes SQL of another tree, an error (crashed, or the round
- * trip failed: what the deparser reads past a node decides which).
+ * this parse, or libpg_query's deparser crashes on it): pgbind_deparse runs the deparser in its
+ * deparse server and returns its SQL as it is (the one policy: only --check parses it back). Its
+ * answer must be libpg_query's for the same bytes, tried in the oracle's server first: the same
+ * SQL, right or wrong; the same error; a crash where libpg_query crashes. Where the two processes
+ * differ although the deparser and the tree are the same, the deparser read past a node: what it
+ * wrote is what memory held, libpg_query's bug (its row, listed with -v), not a mismatch.
  * A tree the deparser handles right is counted (verify prints how many: a rule unsound there, which
- * costs a fork) and listed with -v.
+ * costs a round trip to the server) and listed with -v as CONTRACT RULE UNSOUND.
  */
 static void verify_isolated(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt,
 							const pgbind_ParseResult *tree, pgbind_Arena *arena, const char *ours,
@@ -80,22 +97,25 @@ static void verify_isolated(Verify *v, const char *file, int line, size_t stmt_a
 	char *sql;
 	int theirs = their_deparse(want, want_len, tree, arena, &sql);
 	bool ok;
-	const char *what = theirs == THEIRS_DIED ? "crashes" : theirs == THEIRS_WRONG ? "writes SQL of another tree" : "";
 	char why[768];
-	if (theirs == THEIRS_RIGHT || theirs == THEIRS_ERROR) {
-		ok = theirs == THEIRS_ERROR
-				 ? !ours && status->code == PGBIND_ERROR_INVALID && verify_same_message(status->message, sql)
-				 : ours && strcmp(ours, sql) == 0;
-		snprintf(why, sizeof why, "libpg_query \"%.300s\"", sql);
+	if (theirs == THEIRS_ERROR) {
+		ok = !ours && status->code == PGBIND_ERROR_INVALID && verify_same_message(status->message, sql);
+		snprintf(why, sizeof why, "libpg_query's error \"%.300s\"", sql);
+	} else if (theirs == THEIRS_DIED) {
+		ok = !ours && status->code == PGBIND_ERROR_DEPARSER_CRASHED;
+		snprintf(why, sizeof why, "libpg_query's deparser crashes (in its process)");
 	} else {
-		/* the deparser read past a node: a crash or wrong SQL as memory decides, which the
-		 * round trip pgbind_deparse runs on such a tree turns into an error; or, where pgbind's
-		 * route (the nodes, on 17 and 18) lays memory out otherwise, SQL that parses back right */
-		ok = ours ? parses_back_equal(ours, tree, arena)
-				  : status->code == PGBIND_ERROR_DEPARSER_CRASHED || status->code == PGBIND_ERROR_ROUND_TRIP;
-		snprintf(why, sizeof why, "libpg_query's deparser %s (in its process)", what);
+		ok = ours && strcmp(ours, sql) == 0;
+		snprintf(why, sizeof why, "libpg_query \"%.300s\"", sql);
 	}
-	free(sql);
+	if (!ok && (theirs == THEIRS_WRONG || theirs == THEIRS_DIED) &&
+		(ours || status->code == PGBIND_ERROR_DEPARSER_CRASHED)) {
+		/* the same deparser on the same tree, wrong or dead in libpg_query's process and another
+		 * answer in pgbind's server: it read past a node */
+		memory_bug(v, file, line, stmt, ours, status, theirs == THEIRS_DIED ? NULL : sql);
+		free(sql);
+		return;
+	}
 	verify_report(v, CHECK_DEPARSE_ISOLATED, ok);
 	if (!ok) {
 		char line_why[1400];
@@ -103,13 +123,48 @@ static void verify_isolated(Verify *v, const char *file, int line, size_t stmt_a
 				 "the tree breaks the deparse contract (%s); deparsed in a child: pgbind %.300s, %s", contract->message,
 				 ours ? ours : status->message, why);
 		verify_mismatch(file, line, stmt_at, stmt, line_why);
-		return;
-	}
-	if (theirs == THEIRS_RIGHT) {
+	} else if (theirs == THEIRS_RIGHT) {
 		v->unsound++;
 		if (v->verbose)
 			printf("CONTRACT RULE UNSOUND %s:%d (deparsed right in a child): %s\n", file, line, contract->message);
 	}
+	free(sql);
+}
+
+/*
+ * A tree that holds a shape a declared rule says the deparser reads past (schema/libpg_query.txt,
+ * memory: XMLROOT's version before 18): pgbind's answer is SQL that parses back to the tree, or
+ * PGBIND_ERROR_ROUND_TRIP naming libpg_query's bug, whatever libpg_query's process wrote (what
+ * memory held there), or the deparser's own error, libpg_query's. Counted on the memory row;
+ * listed with -v where it is the bug's error.
+ */
+static void verify_reads_past(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt,
+							  const pgbind_ParseResult *tree, pgbind_Arena *arena, const char *ours,
+							  const pgbind_Status *status, const uint8_t *want, size_t want_len)
+{
+	bool ok = ours ? parses_back_equal(ours, tree, arena) : status->code == PGBIND_ERROR_ROUND_TRIP;
+	if (!ours && status->code == PGBIND_ERROR_INVALID) {
+		/* the deparser's own error (LIMIT xmlelement(...)): libpg_query's, for the same bytes */
+		char *sql;
+		ok = their_deparse(want, want_len, tree, arena, &sql) == THEIRS_ERROR &&
+			 verify_same_message(status->message, sql);
+		free(sql);
+		verify_report(v, CHECK_DEPARSE_ISOLATED, ok);
+		if (!ok)
+			verify_mismatch(file, line, stmt_at, stmt, "the deparser's error differs from libpg_query's");
+		return;
+	}
+	if (!ok) {
+		verify_report(v, CHECK_DEPARSE_MEMORY, false);
+		verify_mismatch(file, line, stmt_at, stmt,
+						ours ? "the deparse of a tree the deparser reads past does not parse back to it"
+							 : "the deparse of a tree the deparser reads past failed otherwise than its round trip");
+		return;
+	}
+	if (ours)
+		verify_report(v, CHECK_DEPARSE_MEMORY, true);
+	else
+		memory_bug(v, file, line, stmt, NULL, status, NULL);
 }
 
 /* deparse against libpg_query's deparse of the same bytes, or a refusal the protocol justifies */
@@ -131,6 +186,10 @@ static void judge_deparse(Verify *v, const char *file, int line, size_t stmt_at,
 	}
 	if (verdict == PGBIND_CONTRACT_BROKEN) {
 		verify_isolated(v, file, line, stmt_at, stmt, tree, arena, ours, &status, &contract, want, want_len);
+		return;
+	}
+	if (verdict == PGBIND_CONTRACT_READS_PAST) {
+		verify_reads_past(v, file, line, stmt_at, stmt, tree, arena, ours, &status, want, want_len);
 		return;
 	}
 	if (!ours && status.code == PGBIND_ERROR_UNREPRESENTABLE) {

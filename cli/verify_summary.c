@@ -123,7 +123,8 @@ static int compare(const char *stmt, const struct pgbind_ParseResult *tree, bool
 		pgbind_Status contract = {0};
 		same = same || (!ours && !theirs.error &&
 						(status.code == PGBIND_ERROR_ROUND_TRIP || status.code == PGBIND_ERROR_DEPARSER_CRASHED) &&
-						pgbind_deparse_contract(tree, PGBIND_DEFAULT_MAX_DEPTH, &contract) == PGBIND_CONTRACT_BROKEN);
+						pgbind_deparse_contract(tree, PGBIND_DEFAULT_MAX_DEPTH, &contract) >= PGBIND_CONTRACT_BROKEN &&
+						pgbind_deparse_contract(tree, PGBIND_DEFAULT_MAX_DEPTH, &contract) != PGBIND_CONTRACT_REFUSED);
 		if (!same)
 			snprintf(why, size, "summary%s: libpg_query %s%s; pgbind %s%s", from_sql ? " from SQL" : "",
 					 theirs.error ? "failed: " : "answered", theirs.error ? theirs.error->message : "",

@@ -12,6 +12,16 @@
  *   nonempty         the repeated field has at least one cell
  *   mincells=N       ... a repeated field with cells has at least N (CREATE AGGREGATE's args: 2)
  *   notkinds=A|B     the node (each cell) is NULL or of none of these kinds
+ *   where=F=V        the rule holds only for a message whose string field F (proto name) is V (an
+ *                    identifier): what a parsed statement crashes on is often one option's
+ *                    argument (DefElem.arg an Integer where defname is force_null), a shape of the
+ *                    message itself, wherever it sits (tools/deparse-probe writes it)
+ *   memory           a declared rule (schema/libpg_query.txt), not a probed one: a tree that breaks
+ *                    it holds a shape the deparser reads past (a node read as another kind), so
+ *                    what it writes depends on memory; pgbind returns that SQL only where it parses
+ *                    back to the tree (targets/c/runtime/pg_route.c). Only with onlykinds=:
+ *   onlykinds=A|B    the node (each cell) is NULL or of one of these kinds (what the deparser reads
+ *                    every node there as: XMLROOT's version, an A_Const, before 18)
  * The clauses of the contract narrowed by context (in=, notin=, if=, ifnot=, ifset=, ifnotset=,
  * ifparent=, ifparentnot=) and kinds=, cell=, from= were removed (issue 41): an entry that has
  * one, anything else, or a name the model does not have stops pgbind-gen at its file:line:col.
@@ -65,7 +75,7 @@ static bool unknown_clause(Where *w, const char *cl, const char *wire)
 			return FAIL(w, "%s %s: '%s': %s", w->target, w->key, cl, removed[i].instead);
 	return FAIL(w,
 				"%s %s: '%s' is no clause of the deparse contract for a %s field (nonnull, nonempty, mincells=, "
-				"notkinds=)",
+				"notkinds=, onlykinds= with memory)",
 				w->target, w->key, cl, wire);
 }
 
@@ -112,8 +122,8 @@ static json_t *bytes_json(const unsigned char *bits, size_t size)
 }
 
 /* notkinds=A|B: the rule's kind_bits, the kinds it allows (tag k at bit k % 8 of byte k / 8):
- * every node kind but those listed, which must be node kinds. */
-static bool notkinds(Where *w, json_t *nodes, const char *list, json_t *rule)
+ * every node kind but those listed, which must be node kinds; onlykinds=A|B (only): those listed. */
+static bool notkinds(Where *w, json_t *nodes, const char *list, bool only, json_t *rule)
 {
 	json_t *kinds = split(list, '|');
 	size_t size = (size_t)max_tag(nodes) / 8 + 1, i, j;
@@ -134,7 +144,7 @@ static bool notkinds(Where *w, json_t *nodes, const char *list, json_t *rule)
 		bool listed = false;
 		json_array_foreach(kinds, j, k) listed = listed || strcmp(S(k, "name"), S(n, "name")) == 0;
 		json_int_t t = json_integer_value(json_object_get(n, "number"));
-		if (!listed)
+		if (listed == only)
 			bits[t / 8] |= (unsigned char)(1u << (t % 8));
 	}
 	if (ok)
@@ -155,6 +165,32 @@ static bool mincells(Where *w, const char *cl, json_t *rule)
 	return true;
 }
 
+/* where=F=V into the rule's where_field (F's index in message m, a string field) and where_value. */
+static bool where(Where *w, json_t *m, const char *cl, json_t *rule)
+{
+	const char *colon = strchr(cl + 6, '='); /* ':' ends a value in the overrides' format */
+	size_t n = colon ? (size_t)(colon - (cl + 6)) : 0;
+	bool ident = colon && colon[1];
+	for (const char *v = colon ? colon + 1 : ""; *v && ident; v++)
+		ident = (*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') || (*v >= '0' && *v <= '9') || *v == '_';
+	if (!n || !ident)
+		return FAIL(w, "%s %s: %s: where= takes FIELD=VALUE, VALUE an identifier", w->target, w->key, cl);
+	size_t i;
+	json_t *f;
+	json_array_foreach(json_object_get(m, "fields"), i, f)
+	{
+		const char *name = S(f, "proto_name");
+		if (strlen(name) == n && strncmp(name, cl + 6, n) == 0) {
+			if (strcmp(S(f, "wire"), "STRING") != 0)
+				return FAIL(w, "%s %s: %s: %s is no string field", w->target, w->key, cl, name);
+			json_object_set_new(rule, "where_field", json_integer((json_int_t)i));
+			json_object_set_new(rule, "where_value", json_string(colon + 1));
+			return true;
+		}
+	}
+	return FAIL(w, "%s %s: %s: %s has no field %.*s", w->target, w->key, cl, S(m, "name"), (int)n, cl + 6);
+}
+
 /* Whether a field of this wire kind holds nodes, whose kinds a rule may name. */
 static bool holds_nodes(const char *wire)
 {
@@ -168,11 +204,12 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *no
 	const char *wire = S(f, "wire");
 	bool repeated = strcmp(wire, "REPEATED_NODE") == 0 || strcmp(wire, "REPEATED_MESSAGE") == 0;
 	bool pointer = holds_nodes(wire) || repeated || strcmp(wire, "STRING") == 0 || strcmp(wire, "MESSAGE") == 0;
-	json_t *rule = json_pack("{s:s, s:i, s:s, s:i, s:b, s:b, s:i, s:s, s:[]}", "message", S(m, "name"), "msg_index", mi,
-							 "field", S(f, "name"), "field_index", fi, "nonnull", 0, "nonempty", 0, "min_cells", 0,
-							 "location", overrides_location(w->ov, w->target, w->key), "kind_bits");
+	json_t *rule = json_pack("{s:s, s:i, s:s, s:i, s:b, s:b, s:i, s:b, s:i, s:s, s:s, s:[]}", "message", S(m, "name"),
+							 "msg_index", mi, "field", S(f, "name"), "field_index", fi, "nonnull", 0, "nonempty", 0,
+							 "min_cells", 0, "memory", 0, "where_field", -1, "where_value", "", "location",
+							 overrides_location(w->ov, w->target, w->key), "kind_bits");
 	json_t *clauses = split(value, ',');
-	bool ok = true;
+	bool ok = true, only = false;
 	size_t i;
 	json_t *c;
 	json_array_foreach(clauses, i, c)
@@ -185,14 +222,28 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *no
 		else if (strncmp(cl, "mincells=", 9) == 0 && repeated)
 			ok = mincells(w, cl, rule);
 		else if (strncmp(cl, "notkinds=", 9) == 0 && holds_nodes(wire))
-			ok = notkinds(w, nodes, cl + 9, rule);
+			ok = notkinds(w, nodes, cl + 9, false, rule);
+		else if (strncmp(cl, "onlykinds=", 10) == 0 && holds_nodes(wire))
+			ok = notkinds(w, nodes, cl + 10, true, rule), only = true;
+		else if (strncmp(cl, "where=", 6) == 0)
+			ok = where(w, m, cl, rule);
+		else if (strcmp(cl, "memory") == 0)
+			json_object_set_new(rule, "memory", json_true());
 		else
 			ok = unknown_clause(w, cl, wire);
 		if (!ok)
 			break;
 	}
-	if (ok && json_array_size(clauses) == 0)
+	bool requires = json_is_true(json_object_get(rule, "nonnull")) || json_is_true(json_object_get(rule, "nonempty")) ||
+					json_integer_value(json_object_get(rule, "min_cells")) ||
+					json_array_size(json_object_get(rule, "kind_bits"));
+	if (ok && !requires)
 		ok = FAIL(w, "%s %s: the rule requires nothing (nonnull, nonempty, mincells= or notkinds=)", w->target, w->key);
+	bool memory = json_is_true(json_object_get(rule, "memory"));
+	if (ok && only != memory) /* a probed rule names what crashed; a declared one what is read past */
+		ok =
+			FAIL(w, "%s %s: onlykinds= and memory go together (a declared rule on what the deparser reads past a node)",
+				 w->target, w->key);
 	json_decref(clauses);
 	if (ok)
 		json_array_append_new(rules, rule);

@@ -101,6 +101,8 @@ func statusError(st *C.pgbind_Status) error {
 		return ErrDepth
 	case C.PGBIND_ERROR_DEPARSER_CRASHED:
 		return fmt.Errorf("%w: %s", ErrDeparserCrashed, msg)
+	case C.PGBIND_ERROR_ROUND_TRIP:
+		return fmt.Errorf("%w: %s", ErrRoundTrip, msg)
 	case C.PGBIND_ERROR_NOMEM:
 		return errNoMemory()
 	default:
@@ -172,7 +174,9 @@ func ParseToProtobuf(input string) ([]byte, error) { return parser.ParseToProtob
 // trees the protocol cannot carry and of trees nested deeper than 1,000 levels). A tree that
 // breaks the deparse contract (a shape the deparser crashed on in its probe and no parse of the
 // probe's corpus makes) is deparsed in the deparse server, as DeparseIsolated does: the same SQL,
-// or an error wrapping ErrDeparserCrashed where the deparser dies on it.
+// or an error wrapping ErrDeparserCrashed where the deparser dies on it. The SQL is libpg_query's
+// as it writes it, right or wrong (DeparseChecked parses it back); where the deparser reads past a
+// node (a shape schema/libpg_query.txt declares), only SQL that parses back, else ErrRoundTrip.
 func Deparse(tree *ParseResult) (string, error) {
 	return deparseWith(tree, nil)
 }

@@ -22,14 +22,17 @@
  * is tried again under each other value of the enum, bool, char and few-valued string fields of
  * its message (second_round): what fails under one value the parser may make under another. A
  * deparser error is no reason for a rule. A statement of the corpus the deparser crashes on as the
- * parser made it (COPY t FROM STDIN (format) before 18) gets a rule on its rarest shape: the kind at
- * a field, or the NULL, that the fewest learnt statements show. One it misreads as parsed gets none:
- * that is a bug of the deparser's (SHOW ALL, XMLROOT(x, VERSION v || 'a') before 18), whose SQL
- * pgbind returns as libpg_query does (check_deparse turns it into an error), and a rule on its
- * rarest shape would send everyday statements (every SHOW, every ALTER TABLE ... DROP COLUMN) to
- * the deparse server. The runtime refuses nothing by a rule: a tree that breaks one is deparsed in
- * its deparse server and its SQL parsed back (targets/c/runtime/pg_route.c), so a rule only decides
- * which trees cost a round trip to that process and a parse back.
+ * parser made it (COPY t FROM STDIN (format) before 18) gets a rule on its soundest shape: the kind
+ * at a field, or the NULL, that the fewest learnt statements the deparser handles show (then the
+ * fewest learnt statements). One it misreads as parsed gets none:
+ * that is a bug of the deparser's (SHOW ALL), whose SQL pgbind returns as libpg_query does
+ * (check_deparse turns it into an error), and a rule on its rarest shape would send everyday
+ * statements (every SHOW, every ALTER TABLE ... DROP COLUMN) to the deparse server; what it reads
+ * past a node in (XMLROOT(x, VERSION v || 'a') before 18) is declared, not probed
+ * (schema/libpg_query.txt). The runtime refuses nothing by a rule: a tree that breaks one is
+ * deparsed in its deparse server and its SQL returned as the deparser wrote it
+ * (targets/c/runtime/pg_route.c), so a rule only decides which trees cost a round trip to that
+ * process.
  *
  *     deparse-probe --major 15 --out schema/pg15/deparse.txt FILE.sql... [--check FILE.sql...]
  *
@@ -75,21 +78,15 @@ static bool bit_get(const Bits *b, unsigned k)
 {
 	return (b->w[k / 64] >> (k % 64)) & 1;
 }
-static bool bit_any(const Bits *b)
-{
-	for (size_t w = 0; w < MAX_KINDS / 64; w++)
-		if (b->w[w])
-			return true;
-	return false;
-}
 
 typedef struct {
 	char *sql;
 	const char *file;
 	int line;
 	pgbind_ParseResult *tree;
-	bool learn; /* its tree is evidence of what the parser makes (not a --check statement) */
-	bool host;  /* ... and it deparses and parses back to itself: its fields are changed */
+	bool learn;   /* its tree is evidence of what the parser makes (not a --check statement) */
+	bool host;    /* ... and it deparses and parses back to itself: its fields are changed */
+	bool crashes; /* ... the deparser dies on it as the parser made it */
 } Stmt;
 
 /* A place of a field in a host statement: the message holding it and its parent slot */
@@ -112,13 +109,9 @@ typedef struct {
 	bool bad_empty, ok_empty;
 	bool bad_cut, ok_cut;
 	int ex_kind, ex_null, ex_empty, ex_cut; /* a case that showed it (the example), -1 */
-	/* a parsed statement the deparser crashes on or misreads as it is: its rarest shape goes to a child */
-	Bits parsed_kinds; /* ... is a kind here */
-	bool parsed_null;  /* ... is NULL (a NULL cell) here */
-	int ex_parsed;     /* the statement that showed it, -1 */
 } Field;
 
-enum Change { CH_NONE, CH_NULL, CH_EMPTY, CH_CUT, CH_KIND };
+enum Change { CH_NONE, CH_NULL, CH_EMPTY, CH_CUT, CH_KIND, CH_DROP /* cell value of a list, the rest moved down */ };
 enum { OUT_ERROR = 0, OUT_MISREAD = 1, OUT_CRASH = 2, OUT_PENDING = 3, OUT_SAME = 4 };
 
 typedef struct {
@@ -248,6 +241,11 @@ static Saved apply(const Case *c)
 		*count = 0;
 	else if (c->change == CH_CUT)
 		*count = fields[c->field].fewest - 1;
+	else if (c->change == CH_DROP) {
+		s.cell = slot[c->value];
+		memmove(&slot[c->value], &slot[c->value + 1], (*count - (size_t)c->value - 1) * sizeof *slot);
+		(*count)--;
+	}
 	return s;
 }
 
@@ -263,6 +261,11 @@ static void undo(const Case *c, Saved s)
 		*slot = s.cell;
 	else if (c->change == CH_EMPTY || c->change == CH_CUT)
 		*count = s.count;
+	else if (c->change == CH_DROP) {
+		memmove(&slot[c->value + 1], &slot[c->value], (s.count - (size_t)c->value - 1) * sizeof *slot);
+		slot[c->value] = s.cell;
+		*count = s.count;
+	}
 }
 
 #define WORKERS 2 /* workers at once, each on every other block of cases */
@@ -450,7 +453,7 @@ static bool add_statement(const char *text, size_t at, int line, char *stmt, siz
 		return true;
 	}
 	GROW(stmts, n_stmts, cap_stmts);
-	stmts[n_stmts++] = (Stmt){stmt, current_file, line, tree, learning, false};
+	stmts[n_stmts++] = (Stmt){stmt, current_file, line, tree, learning, false, false};
 	return true;
 }
 
@@ -621,50 +624,211 @@ static bool learn_field(uint32_t f, char *base, uint32_t parent, void *si)
 
 /* ---- parsed statements the deparser crashes on as they are ---------------------------------------- */
 
-/* A shape of a tree that a rule can name: a kind (NULL: kind < 0) at a field, and how many times
- * the learnt statements show it */
+/* A shape of a tree that a rule can name: a kind (NULL: kind < 0) at a field, in a message whose
+ * string field sfield (-1: any) is svalue (where=); how many times the learnt statements the
+ * deparser does not die on show it, and how many times all of them do */
 typedef struct {
-	uint32_t field, uses;
-	int kind;
+	uint32_t field, handled, uses;
+	int kind, sfield;
+	const char *svalue;
+	int stmt; /* the parsed statement it is a rule for (the example) */
 } Shape;
 
-/* Keeps in *best the shapes of field f at base that the learnt statements show least often */
-static bool rarest_field(uint32_t f, char *base, uint32_t parent, void *best)
+/* The shapes of the parsed statements that crash the deparser: candidates, then the rules */
+static Shape *cands, *parsed_rules;
+static size_t n_cands, cap_cands, n_parsed_rules, cap_parsed_rules;
+static bool *cand_field; /* [field]: some candidate is about it */
+
+/* Whether s is a value a rule can name (where=F=V takes an identifier) */
+static bool identifier(const char *s)
+{
+	if (!s || !*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+			return false;
+	return true;
+}
+
+/* The kind of cell k of field f (-1: NULL; -2: a set non-node, which no rule names) */
+static int cell_kind(uint32_t f, void *const *cells, size_t k)
+{
+	if (!cells[k])
+		return -1;
+	return holds_nodes(fdesc(f)->wire) ? (int)((const pgbind_Node *)cells[k])->tag : -2;
+}
+
+/* Whether the message at base (field f's) has string field sfield equal to svalue (-1: always) */
+static bool where_holds(uint32_t f, const char *base, int sfield, const char *svalue)
+{
+	if (sfield < 0)
+		return true;
+	const char *v = *(const char *const *)(base + pgbind_message_descs[field_msg[f]].fields[sfield].offset);
+	return v && strcmp(v, svalue) == 0;
+}
+
+/* Adds the shapes of field f at base to the candidates of statement *si: each cell's kind (or
+ * NULL) alone, and under each identifier-valued string field of the message */
+static bool add_candidates(uint32_t f, char *base, uint32_t parent, void *si)
 {
 	(void)parent;
 	size_t n;
 	void *const *cells = cells_of(f, base, &n);
-	Shape *b = best;
+	const pgbind_MessageDesc *m = &pgbind_message_descs[field_msg[f]];
 	for (size_t k = 0; k < n; k++) {
-		if (cells[k] && !holds_nodes(fdesc(f)->wire))
+		int kind = cell_kind(f, cells, k);
+		if (kind == -2)
 			continue;
-		int kind = cells[k] ? (int)((const pgbind_Node *)cells[k])->tag : -1;
-		uint32_t uses = kind < 0 ? null_uses[f] : kind_uses[(size_t)f * MAX_KINDS + (unsigned)kind];
-		if (uses < b->uses || (uses == b->uses && (f < b->field || (f == b->field && kind < b->kind))))
-			*b = (Shape){f, uses, kind};
+		for (int sf = -1; sf < (int)m->n_fields; sf++) {
+			const char *v = NULL;
+			if (sf >= 0) {
+				if (m->fields[sf].wire != PGBIND_WIRE_STRING || (uint32_t)sf == field_fi[f])
+					continue;
+				v = *(const char *const *)(base + m->fields[sf].offset);
+				if (!identifier(v))
+					continue;
+			}
+			GROW(cands, n_cands, cap_cands);
+			cands[n_cands++] = (Shape){f, 0, 0, kind, sf, v, *(int *)si};
+			cand_field[f] = true;
+		}
 	}
 	return true;
 }
 
+/* Counts, in the candidates, what field f at base of learnt statement *si shows */
+static bool count_candidates(uint32_t f, char *base, uint32_t parent, void *si)
+{
+	(void)parent;
+	if (!cand_field[f])
+		return true;
+	size_t n;
+	void *const *cells = cells_of(f, base, &n);
+	bool handled = !stmts[*(int *)si].crashes;
+	for (size_t k = 0; k < n; k++) {
+		int kind = cell_kind(f, cells, k);
+		for (size_t c = 0; c < n_cands && kind != -2; c++)
+			if (cands[c].field == f && cands[c].kind == kind && where_holds(f, base, cands[c].sfield, cands[c].svalue))
+				cands[c].uses++, cands[c].handled += handled;
+	}
+	return true;
+}
+
+/* Whether shape a is the better rule: shown by fewer statements the deparser handles (each one a
+ * round trip to the deparse server for nothing, where a rule fires on it), then by fewer
+ * statements, then without where= (one clause less), then on a field that holds nodes, then the
+ * first field, kind and string field
+ * (a deterministic choice) */
+static bool better_shape(const Shape *a, const Shape *b)
+{
+	if (a->handled != b->handled)
+		return a->handled < b->handled;
+	if (a->uses != b->uses)
+		return a->uses < b->uses;
+	if ((a->sfield < 0) != (b->sfield < 0))
+		return a->sfield < 0;
+	bool an = holds_nodes(fdesc(a->field)->wire), bn = holds_nodes(fdesc(b->field)->wire);
+	if (an != bn) /* a node's kind or absence (DefElem.arg) before a string's (DefElem.defnamespace) */
+		return an;
+	if (a->field != b->field)
+		return a->field < b->field;
+	if (a->kind != b->kind)
+		return a->kind < b->kind;
+	if (a->sfield != b->sfield)
+		return a->sfield < b->sfield;
+	return a->svalue && b->svalue && strcmp(a->svalue, b->svalue) < 0;
+}
+
+static bool same_shape(const Shape *a, const Shape *b)
+{
+	return a->field == b->field && a->kind == b->kind && a->sfield == b->sfield &&
+		   (a->sfield < 0 || strcmp(a->svalue, b->svalue) == 0);
+}
+
+/* The lists of a statement with more than one cell: where reduce() drops cells */
+typedef struct {
+	uint32_t field;
+	char *base;
+} Place;
+static Place *places;
+static size_t n_places, cap_places;
+
+static bool add_place(uint32_t f, char *base, uint32_t parent, void *ctx)
+{
+	(void)parent, (void)ctx;
+	size_t n;
+	cells_of(f, base, &n);
+	if (is_list(fdesc(f)->wire) && n > 1) {
+		GROW(places, n_places, cap_places);
+		places[n_places++] = (Place){f, base};
+	}
+	return true;
+}
+
+/* Drops from crashing statement si, for good, every list cell (the last first) without which the
+ * deparser still crashes on it: what is left is what crashes it (COPY t FROM STDIN (FORMAT csv,
+ * NULL (b, c)) keeps NULL (b, c) alone), so that its rule names a shape of that, not of an option
+ * beside it. Each try a case of its own (the deparser may die on it). */
+static void reduce(int si)
+{
+	n_places = 0;
+	walk(root_index(), (char *)stmts[si].tree, UINT32_MAX, 0, add_place, NULL);
+	for (size_t p = 0; p < n_places; p++) {
+		size_t n;
+		cells_of(places[p].field, places[p].base, &n);
+		for (size_t k = n; k-- > 0;) {
+			cells_of(places[p].field, places[p].base, &n);
+			if (n < 2 || k >= n)
+				continue;
+			Case c = {si, places[p].field, places[p].base, CH_DROP, 0, 0, -1, (intptr_t)k};
+			uint8_t out;
+			run_cases(&c, 1, &out);
+			if (out == OUT_CRASH)
+				apply(&c); /* for good */
+		}
+	}
+}
+
 /* Each of the n learnt statements parsed[] that the deparser crashes on as the parser made them
- * gets a rule on its rarest shape: a tree holding that shape is deparsed in the deparse server and
- * its SQL parsed back (COPY t FROM STDIN (format) before 18). Context-free, like every rule; it
- * costs a round trip and a parse back to the other trees that hold the shape, never a refusal. */
+ * gets a rule on its soundest shape (better_shape) of what crashes it (reduce): the one the fewest
+ * statements the deparser handles show, none where the corpus allows. COPY t FROM STDIN (force_null 5) before 18: the
+ * Integer at DefElem.arg of a DefElem named force_null, not the NULL CopyStmt.query every COPY FROM
+ * shows (a where= clause is about the message itself, wherever it sits: no context). A tree
+ * holding that shape is deparsed in the deparse server; the rule costs a round trip to the other
+ * trees that hold the shape, never a refusal. */
 static void rules_for_parsed(const int *parsed, size_t n)
 {
+	cand_field = calloc(n_fields_all, sizeof *cand_field);
 	for (size_t i = 0; i < n; i++) {
-		Shape best = {UINT32_MAX, UINT32_MAX, -1};
-		walk(root_index(), (char *)stmts[parsed[i]].tree, UINT32_MAX, 0, rarest_field, &best);
-		if (best.field == UINT32_MAX)
-			continue;
-		Field *fd = &fields[best.field];
-		if (best.kind < 0)
-			fd->parsed_null = true;
-		else
-			bit_set(&fd->parsed_kinds, (unsigned)best.kind);
-		if (fd->ex_parsed < 0)
-			fd->ex_parsed = parsed[i];
+		reduce(parsed[i]);
+		walk(root_index(), (char *)stmts[parsed[i]].tree, UINT32_MAX, 0, add_candidates, &(int){parsed[i]});
 	}
+	for (size_t i = 0; i < n_stmts; i++)
+		if (stmts[i].learn)
+			walk(root_index(), (char *)stmts[i].tree, UINT32_MAX, 0, count_candidates, &(int){(int)i});
+	for (size_t i = 0; i < n; i++) {
+		const Shape *best = NULL;
+		for (size_t c = 0; c < n_cands; c++)
+			if (cands[c].stmt == parsed[i] && (!best || better_shape(&cands[c], best)))
+				best = &cands[c];
+		if (!best)
+			continue;
+		fprintf(stderr,
+				"deparse-probe: parsed, crashed: %s.%s %s%s%s%s%s%s (shown by %u statements it handles, %u in all)\n",
+				pgbind_message_descs[field_msg[best->field]].name, fdesc(best->field)->proto_name,
+				best->kind < 0 ? "NULL" : "kind ", best->kind < 0 ? "" : pgbind_node_desc((unsigned)best->kind)->name,
+				best->sfield < 0 ? "" : " where ",
+				best->sfield < 0 ? "" : pgbind_message_descs[field_msg[best->field]].fields[best->sfield].proto_name,
+				best->sfield < 0 ? "" : "=", best->sfield < 0 ? "" : best->svalue, best->handled, best->uses);
+		bool known = false;
+		for (size_t r = 0; r < n_parsed_rules && !known; r++)
+			known = same_shape(&parsed_rules[r], best);
+		if (known)
+			continue;
+		GROW(parsed_rules, n_parsed_rules, cap_parsed_rules);
+		parsed_rules[n_parsed_rules++] = *best;
+	}
+	free(cand_field);
 }
 
 /* ---- the cases, the outcomes, the rules ------------------------------------------------------- */
@@ -855,6 +1019,7 @@ static void record(size_t i, uint8_t out)
 			fd->ex_cut = (int)i;
 		break;
 	case CH_NONE:
+	case CH_DROP:
 		break;
 	}
 }
@@ -884,14 +1049,19 @@ static const char *breaks(uint32_t f, const char *base)
 	void *const *cells = cells_of(f, base, &n);
 	Bits refused;
 	kinds_rule(f, &refused);
-	for (size_t w = 0; w < MAX_KINDS / 64; w++)
-		refused.w[w] |= fd->parsed_kinds.w[w];
+	for (size_t r = 0; r < n_parsed_rules; r++) /* a parsed statement's shape */
+		for (size_t k = 0; k < n && parsed_rules[r].field == f; k++)
+			if (cell_kind(f, cells, k) == parsed_rules[r].kind &&
+				where_holds(f, base, parsed_rules[r].sfield, parsed_rules[r].svalue)) {
+				broken_kind = parsed_rules[r].kind < 0 ? 0 : (unsigned)parsed_rules[r].kind;
+				return parsed_rules[r].kind < 0 ? "nonnull" : "kinds";
+			}
 	if (is_list(d->wire) && n == 0)
 		return fd->bad_empty && !fd->ok_empty ? "nonempty" : NULL;
 	if (is_list(d->wire) && fd->bad_cut && !fd->ok_cut && n < fd->fewest)
 		return "mincells";
 	for (size_t k = 0; k < n; k++) {
-		if (!cells[k] && ((fd->bad_null && !fd->ok_null) || fd->parsed_null))
+		if (!cells[k] && fd->bad_null && !fd->ok_null)
 			return "nonnull";
 		if (cells[k] && holds_nodes(d->wire) && bit_get(&refused, ((const pgbind_Node *)cells[k])->tag)) {
 			broken_kind = ((const pgbind_Node *)cells[k])->tag;
@@ -978,7 +1148,7 @@ static void write_rules(FILE *out, const char *major, size_t n_learnt, size_t n_
 {
 	fprintf(out,
 			"# The deparse contract of libpg_query for PostgreSQL %s: what its deparser is seen to crash on or\n"
-			"# misread that no parse of the corpus makes, and the rarest shape of each parsed statement it\n"
+			"# misread that no parse of the corpus makes, and the soundest shape of each parsed statement it\n"
 			"# crashes on.\n"
 			"# GENERATED by tools/deparse-probe (do not edit): make deparse-probe (part of make regen).\n"
 			"# Read by pgbind-gen like the overrides (generator/deparse_rules.c says what each clause means);\n"
@@ -1022,12 +1192,23 @@ static void write_rules(FILE *out, const char *major, size_t n_learnt, size_t n_
 			LABEL();
 			write_kinds(out, &refused);
 		}
-		if (fd->ex_parsed >= 0) {
-			example(out, fd->ex_parsed, "parsed, crashed as it is (its rarest shape)", 0);
-			if (fd->parsed_null && LABEL())
-				fprintf(out, "nonnull\n");
-			if (bit_any(&fd->parsed_kinds) && LABEL())
-				write_kinds(out, &fd->parsed_kinds);
+		for (size_t r = 0; r < n_parsed_rules; r++) {
+			const Shape *p = &parsed_rules[r];
+			if (p->field != f)
+				continue;
+			char what[120];
+			snprintf(what, sizeof what,
+					 "parsed, crashed as it is (its soundest shape: %u statements it handles show it)", p->handled);
+			example(out, p->stmt, what, 0);
+			LABEL();
+			if (p->kind < 0)
+				fprintf(out, "nonnull");
+			else
+				fprintf(out, "notkinds=%s", pgbind_node_desc((unsigned)p->kind)->name);
+			if (p->sfield >= 0)
+				fprintf(out, ",where=%s=%s", pgbind_message_descs[field_msg[f]].fields[p->sfield].proto_name,
+						p->svalue);
+			fprintf(out, "\n");
 		}
 #undef LABEL
 	}
@@ -1078,8 +1259,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (uint32_t f = 0; f < n_fields_all; f++)
-		fields[f].fewest = SIZE_MAX,
-		fields[f].ex_kind = fields[f].ex_null = fields[f].ex_empty = fields[f].ex_cut = fields[f].ex_parsed = -1;
+		fields[f].fewest = SIZE_MAX, fields[f].ex_kind = fields[f].ex_null = fields[f].ex_empty = fields[f].ex_cut = -1;
 
 	/* the hosts: learnt statements that deparse and parse back to themselves */
 	size_t n_learnt = 0, n_hosts = 0;
@@ -1094,14 +1274,12 @@ int main(int argc, char **argv)
 		if (outcomes[i] == OUT_SAME)
 			stmts[cases[i].stmt].host = true, n_hosts++;
 		if (outcomes[i] == OUT_CRASH && parsed)
-			parsed[n_parsed++] = cases[i].stmt;
+			parsed[n_parsed++] = cases[i].stmt, stmts[cases[i].stmt].crashes = true;
 	}
 	n_cases = 0;
 	for (size_t i = 0; i < n_stmts; i++)
 		if (stmts[i].learn)
 			walk(root_index(), (char *)stmts[i].tree, UINT32_MAX, 0, learn_field, &(int){(int)i});
-	rules_for_parsed(parsed, n_parsed);
-	free(parsed);
 	fprintf(stderr, "deparse-probe: %zu statements learnt from, %zu of them hosts, %zu crash the deparser as parsed\n",
 			n_learnt, n_hosts, n_parsed);
 
@@ -1128,6 +1306,9 @@ int main(int argc, char **argv)
 		if (outcomes[i] == OUT_SAME)
 			record(i, outcomes[i]), proofs++;
 	fprintf(stderr, "deparse-probe: second round: %zu cases, %zu parsed back\n", n_second, proofs);
+	/* last: reduce() drops cells of the crashing statements, whose nodes may be the samples */
+	rules_for_parsed(parsed, n_parsed);
+	free(parsed);
 	FILE *out = fopen(out_path, "w");
 	if (!out) {
 		fprintf(stderr, "deparse-probe: cannot write %s: %s\n", out_path, strerror(errno));

@@ -11,7 +11,10 @@
  * from the parser (decoded, read from JSON, built or edited by hand) may leave it out. A tree that
  * breaks a rule is PGBIND_CONTRACT_BROKEN, naming the message, the field, its path and the rule:
  * pgbind_deparse (pg_route.c) then runs the deparser in a child process, where a crash is an error,
- * so that a rule learnt from a corpus never refuses what a parse the corpus lacked makes.
+ * so that a rule learnt from a corpus never refuses what a parse the corpus lacked makes. A
+ * declared rule (schema/libpg_query.txt: memory) names a shape the deparser reads past, whose SQL
+ * depends on memory: PGBIND_CONTRACT_READS_PAST, whose SQL pgbind_deparse returns only where it
+ * parses back.
  * Nothing here names a node kind: every rule is data.
  */
 #include "internal.h"
@@ -27,10 +30,13 @@
 typedef struct {
 	uint16_t message, field; /* pgbind_message_descs index, field index */
 	bool nonnull, nonempty;
-	uint16_t min_cells;   /* a list with cells has at least this many; 0: any */
-	const uint8_t *kinds; /* the node kinds allowed: tag t at bit t % 8 of byte t / 8; NULL: any */
-	uint32_t n_kinds;     /* bytes */
-	const char *location; /* the rule's file:line:col in schema/ */
+	uint16_t min_cells;      /* a list with cells has at least this many; 0: any */
+	const uint8_t *kinds;    /* the node kinds allowed: tag t at bit t % 8 of byte t / 8; NULL: any */
+	uint32_t n_kinds;        /* bytes */
+	bool memory;             /* declared: the deparser reads past a node there (PGBIND_CONTRACT_READS_PAST) */
+	int16_t where_field;     /* the rule holds only where this string field (index; -1: always) ... */
+	const char *where_value; /* ... is this value */
+	const char *location;    /* the rule's file:line:col in schema/ */
 } ContractRule;
 
 #define CONTRACT_KINDS(id) contract_kinds_##id, sizeof contract_kinds_##id
@@ -283,6 +289,11 @@ static bool rule_holds(Check *c, const ContractRule *r, const char *base, long *
 	const pgbind_FieldDesc *f = &pgbind_message_descs[r->message].fields[r->field];
 	const void *p = base + f->offset;
 	*cell = -1;
+	if (r->where_field >= 0) { /* where=: a rule about the message with that value only */
+		const char *v = *(const char *const *)(base + pgbind_message_descs[r->message].fields[r->where_field].offset);
+		if (!v || strcmp(v, r->where_value) != 0)
+			return true;
+	}
 	switch (f->wire) {
 	case PGBIND_WIRE_STRING:
 	case PGBIND_WIRE_MESSAGE:
@@ -546,5 +557,5 @@ static pgbind_ContractVerdict verdict(Check *c, bool met, int max_depth, pgbind_
 	/* short: pgbind_deparse adds what its child saw, or why it refuses, to this */
 	pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE, "%s.%s %s at %s (%s)", d->name, d->fields[c->broken->field].name,
 				c->what, c->path + c->pos, c->broken->location);
-	return PGBIND_CONTRACT_BROKEN;
+	return c->broken->memory ? PGBIND_CONTRACT_READS_PAST : PGBIND_CONTRACT_BROKEN;
 }

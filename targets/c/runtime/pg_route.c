@@ -3,7 +3,9 @@
  *
  * Each takes the fastest route the linked libpg_query offers, chosen when pgbind is built:
  *   deparse      the tree checked against the deparser's contract (targets/c/runtime/contract.c: a
- *                tree breaking it is deparsed in the deparse server, below), then AST -> nodes -> libpg_query's node-level deparser, where the library exports one:
+ *                tree breaking it is deparsed in the deparse server, below; one holding a shape
+ *                the deparser reads past is returned only where its SQL parses back), then
+ *                AST -> nodes -> libpg_query's node-level deparser, where the library exports one:
  *                deparseRawStmt (17 and 18; used when the PostgreSQL headers are the library's
  *                own, so that PG_TRY here and ereport there share its thread-local handler
  *                stack), or pg_query_deparse_nodes (some forks); else AST -> protobuf ->
@@ -452,10 +454,11 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	}
 	/* The deparse contract (schema/pgNN/deparse.txt, derived by tools/deparse-probe): its walk is
 	 * bounded by max_depth, and finds whether the thread has the stack the deparser needs. A tree
-	 * that breaks one of its rules holds a shape the deparser crashed on or misread in the probe's
-	 * trials and no parse of the probe's corpus made (or the rarest shape of a parsed statement
-	 * that crashed it): a parse the corpus lacked may still make it, so it is not refused but
-	 * deparsed in the deparse server, where a crash or wrong SQL is an error naming the rule. */
+	 * that breaks one of its rules holds a shape the deparser crashed on in the probe's trials and
+	 * no parse of the probe's corpus made (or the soundest shape of a parsed statement that
+	 * crashed it): a parse the corpus lacked may still make it, so it is not refused but deparsed
+	 * in the deparse server, where a crash is an error naming the rule. The policy is the same as
+	 * for every tree: libpg_query's SQL as it writes it, which only check_deparse parses back. */
 	pgbind_Status contract = {0};
 	pgbind_ContractVerdict verdict = pgbind_deparse_contract(tree, pgbind_max_depth(options), &contract);
 	if (verdict == PGBIND_CONTRACT_MET)
@@ -463,25 +466,35 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	if (verdict == PGBIND_CONTRACT_REFUSED || (options && options->no_fork)) {
 		if (status)
 			*status = contract;
-		if (verdict == PGBIND_CONTRACT_BROKEN)
+		if (verdict != PGBIND_CONTRACT_REFUSED)
 			pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
-						"%s: libpg_query's deparser (PostgreSQL %s) crashed on or misread such trees in the probe, so "
-						"it is not deparsed (pgbind_Options.no_fork)",
-						contract.message, PG_VERSION);
+						"not deparsed (pgbind_Options.no_fork): libpg_query's deparser (PostgreSQL %d) %s such "
+						"trees: %s",
+						PG_VERSION_NUM / 10000,
+						verdict == PGBIND_CONTRACT_READS_PAST ? "reads past a node in" : "crashed in the probe on",
+						contract.message);
 		return NULL;
 	}
-	/* and its SQL must parse back to the tree: where the deparser reads past a node there, what
-	 * comes back is a crash or wrong SQL as memory decides, and wrong SQL is not returned */
+	/* In the server. Where a declared rule says the deparser reads past a node (READS_PAST), what
+	 * it writes is what memory held: its SQL is returned only where it parses back to the tree, so
+	 * that the answer is the same on every run and machine; a crash there is that same bug. */
+	bool reads_past = verdict == PGBIND_CONTRACT_READS_PAST;
 	pgbind_Options isolated = options ? *options : (pgbind_Options){0};
 	isolated.isolate_deparse = true;
-	isolated.check_deparse = true;
+	isolated.check_deparse = isolated.check_deparse || reads_past;
 	const char *sql = deparse_and_check(tree, &isolated, arena, status);
 	if (!sql && status && (status->code == PGBIND_ERROR_DEPARSER_CRASHED || status->code == PGBIND_ERROR_ROUND_TRIP)) {
 		/* what the server saw first (the first differing field, the signal), then the rule that
-		 * sent the tree there (what, where, which line of deparse.txt): a message holds 255 bytes */
+		 * sent the tree there (what, where, which line of schema/): a message holds 255 bytes */
 		char crash[sizeof status->message];
 		memcpy(crash, status->message, sizeof crash);
-		pgbind_fail(status, status->code, "%s; by rule %s", crash, contract.message);
+		if (reads_past) /* what it did there (crash, which SQL) is memory's: not said, the same every time */
+			pgbind_fail(status, PGBIND_ERROR_ROUND_TRIP,
+						"libpg_query's bug: its deparser reads past a node, %s: what it writes depends on memory, and "
+						"did not parse back to the tree",
+						contract.message);
+		else
+			pgbind_fail(status, status->code, "%s; by rule %s", crash, contract.message);
 	}
 	return sql;
 }

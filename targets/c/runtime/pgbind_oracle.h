@@ -19,13 +19,17 @@ bool pgbind_to_pg_nodes(const pgbind_ParseResult *tree, void *memory_context, co
 /* What the deparse contract of the linked libpg_query (targets/c/runtime/contract.c: the rules of
  * schema/pgNN/deparse.txt) says of a tree: */
 typedef enum {
-	PGBIND_CONTRACT_MET,    /* no rule broken, and the thread has the stack the deparser needs */
-	PGBIND_CONTRACT_BROKEN, /* a rule: its shape crashed the deparser and no parse of the corpus makes it;
+	PGBIND_CONTRACT_MET,       /* no rule broken, and the thread has the stack the deparser needs */
+	PGBIND_CONTRACT_BROKEN,    /* a rule: its shape crashed the deparser and no parse of the corpus makes it;
 							 * status (PGBIND_ERROR_UNREPRESENTABLE) names the message, the field, its path
 							 * and the rule. pgbind_deparse runs the deparser in its deparse server then. */
-	PGBIND_CONTRACT_REFUSED /* status says why: nesting deeper than max_depth messages, or than the
-							 * calling thread's stack holds for the deparser (PGBIND_ERROR_DEPTH,
-							 * PGBIND_STACK_MESSAGE); an enum value no enum declares */
+	PGBIND_CONTRACT_REFUSED,   /* status says why: nesting deeper than max_depth messages, or than the
+							  * calling thread's stack holds for the deparser (PGBIND_ERROR_DEPTH,
+							  * PGBIND_STACK_MESSAGE); an enum value no enum declares */
+	PGBIND_CONTRACT_READS_PAST /* a declared rule (schema/libpg_query.txt, memory): the deparser reads
+								* past a node there, what it writes depends on memory; status as for
+								* BROKEN. pgbind_deparse runs it in the server too, and returns its
+								* SQL only where it parses back to the tree. */
 } pgbind_ContractVerdict;
 pgbind_ContractVerdict pgbind_deparse_contract(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status);
 /* Whether that verdict is PGBIND_CONTRACT_MET (status: why not). */

@@ -166,14 +166,17 @@ pub fn parse(sql: &str) -> Result<pb::ParseResult> {
 /// where the linked library exports it, else through protobuf; the same refusals). A tree that
 /// breaks the deparse contract (a shape the deparser crashed on in its probe and no parse of the
 /// probe's corpus makes) is deparsed in the deparse server, as [`deparse_isolated`] does: the same
-/// SQL, or `Error::DeparserCrashed` where the deparser dies on it.
+/// SQL, or `Error::DeparserCrashed` where the deparser dies on it. The SQL is libpg_query's as it
+/// writes it, right or wrong ([`deparse_checked`] parses it back); where the deparser reads past a
+/// node (a shape schema/libpg_query.txt declares: XMLROOT's version before 18), only SQL that
+/// parses back, else `Error::RoundTrip`.
 pub fn deparse(tree: &pb::ParseResult) -> Result<String> {
     Tree::from_owned(tree)?.deparse_consumed(std::ptr::null())
 }
 
 /// SQL for `tree`, returned only when it parses back to the same tree (`pgbind_deparse` with
-/// `check_deparse`, as `pgbind deparse --check`): else `Error::RoundTrip`. [`deparse`] is
-/// pg_query.rs's, unchecked.
+/// `check_deparse`, as `pgbind deparse --check`): else `Error::RoundTrip`. The one place where
+/// wrong SQL becomes an error: [`deparse`] is pg_query.rs's, unchecked.
 pub fn deparse_checked(tree: &pb::ParseResult) -> Result<String> {
     let options = ffi::pgbind_Options { check_deparse: true, ..Default::default() };
     Tree::from_owned(tree)?.deparse_consumed(&options)

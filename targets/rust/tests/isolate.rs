@@ -92,3 +92,32 @@ fn the_c_sides_stack_error_is_error_stack() {
         other => panic!("expected Error::Stack, got {:?}", other),
     }
 }
+
+#[test]
+fn deparse_checked_is_the_one_place_wrong_sql_is_an_error() {
+    // one policy: deparse returns libpg_query's SQL, right or wrong, whether a rule of the deparse
+    // contract sends the tree to the server or not (15-4.0.0 writes this cast without its
+    // parentheses: SQL that does not parse); deparse_checked alone makes it an error
+    if pgbind::ffi::PG_VERSION_NUM / 10000 == 15 {
+        let tree = pgbind::parse(
+            "CREATE TABLE circles (c1 circle, c2 text, EXCLUDE USING gist (c1 WITH &&, (c2::circle) WITH &&))",
+        )
+        .unwrap();
+        let plain = pgbind::deparse(&tree).unwrap();
+        assert!(plain.contains("(c1 WITH &&, c2::circle WITH &&)"), "{}", plain);
+        assert!(matches!(pgbind::deparse_checked(&tree), Err(Error::RoundTrip { .. })));
+    }
+    // where the deparser reads past a node (declared before 18: XMLROOT's version), SQL only where
+    // it parses back, else Error::RoundTrip naming libpg_query's bug, checked or not
+    let tree = pgbind::parse("SELECT XMLROOT(x, VERSION a % 2 + -a * 3 / 4 ^ 2) FROM t").unwrap();
+    let (plain, checked) = (pgbind::deparse(&tree), pgbind::deparse_checked(&tree));
+    if pgbind::ffi::PG_VERSION_NUM < 180000 {
+        match &plain {
+            Err(Error::RoundTrip { message }) => assert!(message.contains("libpg_query's bug"), "{}", message),
+            other => panic!("XMLROOT: {:?}", other),
+        }
+        assert!(matches!(checked, Err(Error::RoundTrip { .. })), "{:?}", checked);
+    } else {
+        assert_eq!(plain.unwrap(), checked.unwrap());
+    }
+}

@@ -5,8 +5,8 @@
  *   schema/pg15/nodes.json       fnv1a64 9a8ffa1c346a8038
  *   pg_query.proto               fnv1a64 c53ea8bb656a0393
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
- *   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
- *   schema/pg15/deparse.txt      fnv1a64 2744f63c046ccf3d
+ *   schema/libpg_query.txt       fnv1a64 dce584e004abb4f9
+ *   schema/pg15/deparse.txt      fnv1a64 a1c0b991cd1125d0
  *   schema/summary.txt           fnv1a64 a446eef7876c933e
  *   targets/go/makefuncs.txt     fnv1a64 e95153708772445a
  */
@@ -69,1511 +69,1531 @@ static const uint8_t contract_kinds_39[] = { /* MinMaxExpr.args (schema/pg15/dep
 static const uint8_t contract_kinds_41[] = { /* XmlExpr.named_args (schema/pg15/deparse.txt:96:20): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x6f,0x8d,0xf9,0x3f,0x18,0x11,0xe0,0xb1,0x01,0x14,0x80,0xb7,0xff,0xff,0x99,0x28,0x79,0x98,0x21,0x08,0x18,0xf0,0x05,0xfa,0xe0,0xb8,0x36,
 };
-static const uint8_t contract_kinds_43[] = { /* XmlExpr.args (schema/pg15/deparse.txt:100:14): the kinds allowed, by tag */
+static const uint8_t contract_kinds_42[] = { /* XmlExpr.args (schema/libpg_query.txt:315:33): the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+static const uint8_t contract_kinds_44[] = { /* XmlExpr.args (schema/pg15/deparse.txt:100:14): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_45[] = { /* NullTest.arg (schema/pg15/deparse.txt:104:14): the kinds allowed, by tag */
+static const uint8_t contract_kinds_46[] = { /* NullTest.arg (schema/pg15/deparse.txt:104:14): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_47[] = { /* BooleanTest.arg (schema/pg15/deparse.txt:108:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_48[] = { /* BooleanTest.arg (schema/pg15/deparse.txt:108:17): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_50[] = { /* JoinExpr.larg (schema/pg15/deparse.txt:114:15): the kinds allowed, by tag */
+static const uint8_t contract_kinds_51[] = { /* JoinExpr.larg (schema/pg15/deparse.txt:114:15): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_52[] = { /* JoinExpr.rarg (schema/pg15/deparse.txt:118:15): the kinds allowed, by tag */
+static const uint8_t contract_kinds_53[] = { /* JoinExpr.rarg (schema/pg15/deparse.txt:118:15): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_54[] = { /* JoinExpr.usingClause (schema/pg15/deparse.txt:122:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_55[] = { /* JoinExpr.usingClause (schema/pg15/deparse.txt:122:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_55[] = { /* JoinExpr.quals (schema/pg15/deparse.txt:124:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_56[] = { /* JoinExpr.quals (schema/pg15/deparse.txt:124:16): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_58[] = { /* IntoClause.colNames (schema/pg15/deparse.txt:130:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_59[] = { /* IntoClause.colNames (schema/pg15/deparse.txt:130:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_60[] = { /* IntoClause.options (schema/pg15/deparse.txt:134:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_61[] = { /* IntoClause.options (schema/pg15/deparse.txt:134:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_63[] = { /* InsertStmt.cols (schema/pg15/deparse.txt:140:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_64[] = { /* InsertStmt.cols (schema/pg15/deparse.txt:140:17): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_64[] = { /* InsertStmt.selectStmt (schema/pg15/deparse.txt:142:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_65[] = { /* InsertStmt.selectStmt (schema/pg15/deparse.txt:142:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_66[] = { /* InsertStmt.returningList (schema/pg15/deparse.txt:146:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_67[] = { /* InsertStmt.returningList (schema/pg15/deparse.txt:146:27): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdd,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x67,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
 };
-static const uint8_t contract_kinds_69[] = { /* DeleteStmt.usingClause (schema/pg15/deparse.txt:152:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_70[] = { /* DeleteStmt.usingClause (schema/pg15/deparse.txt:152:25): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_71[] = { /* DeleteStmt.returningList (schema/pg15/deparse.txt:156:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_72[] = { /* DeleteStmt.returningList (schema/pg15/deparse.txt:156:27): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdd,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x77,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
 };
-static const uint8_t contract_kinds_75[] = { /* UpdateStmt.targetList (schema/pg15/deparse.txt:164:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_76[] = { /* UpdateStmt.targetList (schema/pg15/deparse.txt:164:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x00,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_77[] = { /* UpdateStmt.fromClause (schema/pg15/deparse.txt:168:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_78[] = { /* UpdateStmt.fromClause (schema/pg15/deparse.txt:168:24): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_79[] = { /* UpdateStmt.returningList (schema/pg15/deparse.txt:172:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_80[] = { /* UpdateStmt.returningList (schema/pg15/deparse.txt:172:27): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdd,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x67,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
 };
-static const uint8_t contract_kinds_82[] = { /* MergeStmt.sourceRelation (schema/pg15/deparse.txt:178:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_83[] = { /* MergeStmt.sourceRelation (schema/pg15/deparse.txt:178:27): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_84[] = { /* MergeStmt.joinCondition (schema/pg15/deparse.txt:182:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_85[] = { /* MergeStmt.joinCondition (schema/pg15/deparse.txt:182:26): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_87[] = { /* MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:188:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_88[] = { /* MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:188:30): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xb3,0xfd,0xff,0xf7,0xef,0xfd,0xce,0xfe,0xfb,0x7d,0xff,0xf9,0xff,0xff,0xfb,0xc2,0xff,0xca,0xeb,0xff,0xff,0xdd,0xfe,0xf3,0x7f,0x79,
 };
-static const uint8_t contract_kinds_88[] = { /* SelectStmt.distinctClause (schema/pg15/deparse.txt:190:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_89[] = { /* SelectStmt.distinctClause (schema/pg15/deparse.txt:190:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_90[] = { /* SelectStmt.targetList (schema/pg15/deparse.txt:194:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_91[] = { /* SelectStmt.targetList (schema/pg15/deparse.txt:194:24): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdd,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x67,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
 };
-static const uint8_t contract_kinds_92[] = { /* SelectStmt.fromClause (schema/pg15/deparse.txt:198:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_93[] = { /* SelectStmt.fromClause (schema/pg15/deparse.txt:198:24): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_93[] = { /* SelectStmt.whereClause (schema/pg15/deparse.txt:200:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_94[] = { /* SelectStmt.whereClause (schema/pg15/deparse.txt:200:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_95[] = { /* SelectStmt.groupClause (schema/pg15/deparse.txt:204:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_96[] = { /* SelectStmt.groupClause (schema/pg15/deparse.txt:204:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_96[] = { /* SelectStmt.havingClause (schema/pg15/deparse.txt:206:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_97[] = { /* SelectStmt.havingClause (schema/pg15/deparse.txt:206:26): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_98[] = { /* SelectStmt.windowClause (schema/pg15/deparse.txt:210:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_99[] = { /* SelectStmt.windowClause (schema/pg15/deparse.txt:210:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x88,0x00,0x02,0x98,0x00,0x00,0x11,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_100[] = { /* SelectStmt.valuesLists (schema/pg15/deparse.txt:214:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_101[] = { /* SelectStmt.valuesLists (schema/pg15/deparse.txt:214:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-static const uint8_t contract_kinds_102[] = { /* SelectStmt.sortClause (schema/pg15/deparse.txt:218:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_103[] = { /* SelectStmt.sortClause (schema/pg15/deparse.txt:218:24): the kinds allowed, by tag */
 	0xfa,0xf7,0xfd,0x67,0x91,0x7d,0xff,0xb3,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5d,0x8c,0xef,0xf7,0x5d,0xfa,0xfd,0xbf,0x36,
 };
-static const uint8_t contract_kinds_103[] = { /* SelectStmt.limitOffset (schema/pg15/deparse.txt:220:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_104[] = { /* SelectStmt.limitOffset (schema/pg15/deparse.txt:220:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_105[] = { /* SelectStmt.lockingClause (schema/pg15/deparse.txt:224:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_106[] = { /* SelectStmt.lockingClause (schema/pg15/deparse.txt:224:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfb,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_107[] = { /* ReturnStmt.returnval (schema/pg15/deparse.txt:228:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_108[] = { /* ReturnStmt.returnval (schema/pg15/deparse.txt:228:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_111[] = { /* AlterTableStmt.cmds (schema/pg15/deparse.txt:236:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_112[] = { /* AlterTableStmt.cmds (schema/pg15/deparse.txt:236:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x50,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_112[] = { /* AlterTableCmd.def (schema/pg15/deparse.txt:238:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_113[] = { /* AlterTableCmd.def (schema/pg15/deparse.txt:238:19): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0xf4,0x05,0xfa,0xe0,0x79,0x7a,
 };
-static const uint8_t contract_kinds_116[] = { /* AlterDomainStmt.typeName (schema/pg15/deparse.txt:246:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_117[] = { /* AlterDomainStmt.typeName (schema/pg15/deparse.txt:246:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_117[] = { /* AlterDomainStmt.def (schema/pg15/deparse.txt:248:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_118[] = { /* AlterDomainStmt.def (schema/pg15/deparse.txt:248:21): the kinds allowed, by tag */
 	0xfa,0xf7,0xff,0xef,0xff,0x7b,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0xf4,0x25,0xfe,0xe0,0x38,0x70,
 };
-static const uint8_t contract_kinds_119[] = { /* GrantStmt.objects (schema/pg15/deparse.txt:252:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_120[] = { /* GrantStmt.objects (schema/pg15/deparse.txt:252:19): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0xf8,0x3a,
 };
-static const uint8_t contract_kinds_121[] = { /* GrantStmt.privileges (schema/pg15/deparse.txt:256:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_122[] = { /* GrantStmt.privileges (schema/pg15/deparse.txt:256:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x15,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_124[] = { /* GrantStmt.grantees (schema/pg15/deparse.txt:262:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_125[] = { /* GrantStmt.grantees (schema/pg15/deparse.txt:262:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-static const uint8_t contract_kinds_127[] = { /* GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:268:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_128[] = { /* GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:268:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x15,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_130[] = { /* GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:274:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_131[] = { /* GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:274:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-static const uint8_t contract_kinds_132[] = { /* AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:278:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_133[] = { /* AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:278:36): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_135[] = { /* ClusterStmt.params (schema/pg15/deparse.txt:284:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_136[] = { /* ClusterStmt.params (schema/pg15/deparse.txt:284:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_136[] = { /* CopyStmt.query (schema/pg15/deparse.txt:286:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_137[] = { /* CopyStmt.query (schema/pg15/deparse.txt:286:16): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x17,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_139[] = { /* CopyStmt.attlist (schema/pg15/deparse.txt:292:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_139[] = { /* CopyStmt.attlist (schema/pg15/deparse.txt:290:18): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_141[] = { /* CopyStmt.options (schema/pg15/deparse.txt:296:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_141[] = { /* CopyStmt.options (schema/pg15/deparse.txt:294:18): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_142[] = { /* CopyStmt.options (schema/pg15/deparse.txt:298:18): the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0x7f,
-};
-static const uint8_t contract_kinds_143[] = { /* CopyStmt.whereClause (schema/pg15/deparse.txt:300:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_142[] = { /* CopyStmt.whereClause (schema/pg15/deparse.txt:296:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_146[] = { /* CreateStmt.tableElts (schema/pg15/deparse.txt:306:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_145[] = { /* CreateStmt.tableElts (schema/pg15/deparse.txt:302:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0xf4,0x45,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_148[] = { /* CreateStmt.inhRelations (schema/pg15/deparse.txt:310:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_147[] = { /* CreateStmt.inhRelations (schema/pg15/deparse.txt:306:26): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_150[] = { /* CreateStmt.options (schema/pg15/deparse.txt:314:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_149[] = { /* CreateStmt.options (schema/pg15/deparse.txt:310:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_153[] = { /* DefineStmt.defnames (schema/pg15/deparse.txt:320:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_152[] = { /* DefineStmt.defnames (schema/pg15/deparse.txt:316:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_155[] = { /* DefineStmt.args (schema/pg15/deparse.txt:324:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_154[] = { /* DefineStmt.args (schema/pg15/deparse.txt:320:17): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x78,0x38,
 };
-static const uint8_t contract_kinds_157[] = { /* DefineStmt.definition (schema/pg15/deparse.txt:328:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_156[] = { /* DefineStmt.definition (schema/pg15/deparse.txt:324:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_160[] = { /* DropStmt.objects (schema/pg15/deparse.txt:334:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_159[] = { /* DropStmt.objects (schema/pg15/deparse.txt:330:18): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x0d,0xfa,0xe0,0x38,0x3a,
 };
-static const uint8_t contract_kinds_163[] = { /* TruncateStmt.relations (schema/pg15/deparse.txt:340:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_162[] = { /* TruncateStmt.relations (schema/pg15/deparse.txt:336:24): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_165[] = { /* CommentStmt.object (schema/pg15/deparse.txt:344:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_164[] = { /* CommentStmt.object (schema/pg15/deparse.txt:340:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x0d,0xfa,0xe0,0xf8,0x3a,
 };
-static const uint8_t contract_kinds_171[] = { /* IndexStmt.indexParams (schema/pg15/deparse.txt:356:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_170[] = { /* IndexStmt.indexParams (schema/pg15/deparse.txt:352:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x83,0xf9,0x3f,0x10,0x09,0x01,0x00,0x00,0x00,0x08,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf9,0x85,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_173[] = { /* IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:360:34): the kinds allowed, by tag */
+static const uint8_t contract_kinds_172[] = { /* IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:356:34): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x83,0xf9,0x3f,0x10,0x09,0x01,0x00,0x00,0x00,0x08,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf9,0x85,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_175[] = { /* IndexStmt.options (schema/pg15/deparse.txt:364:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_174[] = { /* IndexStmt.options (schema/pg15/deparse.txt:360:19): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_176[] = { /* IndexStmt.whereClause (schema/pg15/deparse.txt:366:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_175[] = { /* IndexStmt.whereClause (schema/pg15/deparse.txt:362:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_179[] = { /* CreateFunctionStmt.funcname (schema/pg15/deparse.txt:372:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_178[] = { /* CreateFunctionStmt.funcname (schema/pg15/deparse.txt:368:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_181[] = { /* CreateFunctionStmt.parameters (schema/pg15/deparse.txt:376:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_180[] = { /* CreateFunctionStmt.parameters (schema/pg15/deparse.txt:372:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x85,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_183[] = { /* CreateFunctionStmt.options (schema/pg15/deparse.txt:380:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_182[] = { /* CreateFunctionStmt.options (schema/pg15/deparse.txt:376:28): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_184[] = { /* CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:382:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_183[] = { /* CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:378:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x18,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-static const uint8_t contract_kinds_188[] = { /* AlterFunctionStmt.actions (schema/pg15/deparse.txt:390:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_187[] = { /* AlterFunctionStmt.actions (schema/pg15/deparse.txt:386:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_191[] = { /* DoStmt.args (schema/pg15/deparse.txt:396:13): the kinds allowed, by tag */
+static const uint8_t contract_kinds_190[] = { /* DoStmt.args (schema/pg15/deparse.txt:392:13): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_192[] = { /* RenameStmt.object (schema/pg15/deparse.txt:398:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_191[] = { /* RenameStmt.object (schema/pg15/deparse.txt:394:19): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0x38,0x3a,
 };
-static const uint8_t contract_kinds_196[] = { /* RuleStmt.whereClause (schema/pg15/deparse.txt:406:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_195[] = { /* RuleStmt.whereClause (schema/pg15/deparse.txt:402:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_198[] = { /* RuleStmt.actions (schema/pg15/deparse.txt:410:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_197[] = { /* RuleStmt.actions (schema/pg15/deparse.txt:406:18): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x15,0x01,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_202[] = { /* TransactionStmt.options (schema/pg15/deparse.txt:418:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_201[] = { /* TransactionStmt.options (schema/pg15/deparse.txt:414:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_205[] = { /* ViewStmt.aliases (schema/pg15/deparse.txt:424:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_204[] = { /* ViewStmt.aliases (schema/pg15/deparse.txt:420:18): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_207[] = { /* ViewStmt.query (schema/pg15/deparse.txt:428:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_206[] = { /* ViewStmt.query (schema/pg15/deparse.txt:424:16): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_209[] = { /* ViewStmt.options (schema/pg15/deparse.txt:432:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_208[] = { /* ViewStmt.options (schema/pg15/deparse.txt:428:18): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_213[] = { /* CreateDomainStmt.domainname (schema/pg15/deparse.txt:440:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_212[] = { /* CreateDomainStmt.domainname (schema/pg15/deparse.txt:436:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_216[] = { /* CreateDomainStmt.constraints (schema/pg15/deparse.txt:446:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_215[] = { /* CreateDomainStmt.constraints (schema/pg15/deparse.txt:442:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x25,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_219[] = { /* CreatedbStmt.options (schema/pg15/deparse.txt:452:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_218[] = { /* CreatedbStmt.options (schema/pg15/deparse.txt:448:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_222[] = { /* DropdbStmt.options (schema/pg15/deparse.txt:458:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_221[] = { /* DropdbStmt.options (schema/pg15/deparse.txt:454:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_224[] = { /* VacuumStmt.options (schema/pg15/deparse.txt:462:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_223[] = { /* VacuumStmt.options (schema/pg15/deparse.txt:458:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_226[] = { /* VacuumStmt.rels (schema/pg15/deparse.txt:466:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_225[] = { /* VacuumStmt.rels (schema/pg15/deparse.txt:462:17): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x3a,0x30,
 };
-static const uint8_t contract_kinds_228[] = { /* ExplainStmt.query (schema/pg15/deparse.txt:470:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_227[] = { /* ExplainStmt.query (schema/pg15/deparse.txt:466:19): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x17,0x01,0x00,0x00,0x40,0x00,0x00,0x00,0x05,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_230[] = { /* ExplainStmt.options (schema/pg15/deparse.txt:474:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_229[] = { /* ExplainStmt.options (schema/pg15/deparse.txt:470:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_232[] = { /* CreateTableAsStmt.query (schema/pg15/deparse.txt:478:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_231[] = { /* CreateTableAsStmt.query (schema/pg15/deparse.txt:474:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_236[] = { /* CreateSeqStmt.options (schema/pg15/deparse.txt:486:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_235[] = { /* CreateSeqStmt.options (schema/pg15/deparse.txt:482:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_240[] = { /* AlterSeqStmt.options (schema/pg15/deparse.txt:494:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_239[] = { /* AlterSeqStmt.options (schema/pg15/deparse.txt:490:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_242[] = { /* VariableSetStmt.args (schema/pg15/deparse.txt:498:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_241[] = { /* VariableSetStmt.args (schema/pg15/deparse.txt:494:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x70,
 };
-static const uint8_t contract_kinds_248[] = { /* CreateTrigStmt.funcname (schema/pg15/deparse.txt:510:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_247[] = { /* CreateTrigStmt.funcname (schema/pg15/deparse.txt:506:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_250[] = { /* CreateTrigStmt.args (schema/pg15/deparse.txt:514:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_249[] = { /* CreateTrigStmt.args (schema/pg15/deparse.txt:510:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_252[] = { /* CreateTrigStmt.columns (schema/pg15/deparse.txt:518:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_251[] = { /* CreateTrigStmt.columns (schema/pg15/deparse.txt:514:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_253[] = { /* CreateTrigStmt.whenClause (schema/pg15/deparse.txt:520:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_252[] = { /* CreateTrigStmt.whenClause (schema/pg15/deparse.txt:516:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_255[] = { /* CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:524:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_254[] = { /* CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:520:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe8,0x38,0x30,
 };
-static const uint8_t contract_kinds_259[] = { /* CreatePLangStmt.plhandler (schema/pg15/deparse.txt:532:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_258[] = { /* CreatePLangStmt.plhandler (schema/pg15/deparse.txt:528:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_261[] = { /* CreatePLangStmt.plinline (schema/pg15/deparse.txt:536:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_260[] = { /* CreatePLangStmt.plinline (schema/pg15/deparse.txt:532:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_263[] = { /* CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:540:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_262[] = { /* CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:536:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_266[] = { /* CreateRoleStmt.options (schema/pg15/deparse.txt:546:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_265[] = { /* CreateRoleStmt.options (schema/pg15/deparse.txt:542:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_269[] = { /* AlterRoleStmt.options (schema/pg15/deparse.txt:552:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_268[] = { /* AlterRoleStmt.options (schema/pg15/deparse.txt:548:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_272[] = { /* DropRoleStmt.roles (schema/pg15/deparse.txt:558:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_271[] = { /* DropRoleStmt.roles (schema/pg15/deparse.txt:554:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-static const uint8_t contract_kinds_275[] = { /* LockStmt.relations (schema/pg15/deparse.txt:564:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_274[] = { /* LockStmt.relations (schema/pg15/deparse.txt:560:20): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_277[] = { /* ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:568:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_276[] = { /* ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:564:32): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_279[] = { /* ReindexStmt.params (schema/pg15/deparse.txt:572:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_278[] = { /* ReindexStmt.params (schema/pg15/deparse.txt:568:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_281[] = { /* CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:576:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_280[] = { /* CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:572:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x83,0x20,0x80,0x80,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_284[] = { /* AlterDatabaseStmt.options (schema/pg15/deparse.txt:582:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_283[] = { /* AlterDatabaseStmt.options (schema/pg15/deparse.txt:578:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_290[] = { /* CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:594:38): the kinds allowed, by tag */
+static const uint8_t contract_kinds_289[] = { /* CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:590:38): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_295[] = { /* CreateConversionStmt.func_name (schema/pg15/deparse.txt:604:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_294[] = { /* CreateConversionStmt.func_name (schema/pg15/deparse.txt:600:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_300[] = { /* CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:614:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_299[] = { /* CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:610:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_302[] = { /* CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:618:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_301[] = { /* CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:614:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_307[] = { /* CreateOpClassStmt.items (schema/pg15/deparse.txt:628:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_306[] = { /* CreateOpClassStmt.items (schema/pg15/deparse.txt:624:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x25,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_310[] = { /* CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:634:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_309[] = { /* CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:630:33): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_314[] = { /* AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:642:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_313[] = { /* AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:638:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_318[] = { /* AlterOpFamilyStmt.items (schema/pg15/deparse.txt:650:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_317[] = { /* AlterOpFamilyStmt.items (schema/pg15/deparse.txt:646:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x25,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_321[] = { /* PrepareStmt.argtypes (schema/pg15/deparse.txt:656:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_320[] = { /* PrepareStmt.argtypes (schema/pg15/deparse.txt:652:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_323[] = { /* PrepareStmt.query (schema/pg15/deparse.txt:660:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_322[] = { /* PrepareStmt.query (schema/pg15/deparse.txt:656:19): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x17,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_326[] = { /* ExecuteStmt.params (schema/pg15/deparse.txt:666:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_325[] = { /* ExecuteStmt.params (schema/pg15/deparse.txt:662:20): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_329[] = { /* DeclareCursorStmt.query (schema/pg15/deparse.txt:672:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_328[] = { /* DeclareCursorStmt.query (schema/pg15/deparse.txt:668:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_332[] = { /* CreateTableSpaceStmt.options (schema/pg15/deparse.txt:678:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_331[] = { /* CreateTableSpaceStmt.options (schema/pg15/deparse.txt:674:30): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xc6,0x9a,0x33,0x28,0x9e,0xe8,0x80,0x7e,0x7b,0xc2,0xbd,0x4a,0x88,0xc5,0xfd,0x0d,0xfa,0xf1,0x3b,0x30,
 };
-static const uint8_t contract_kinds_334[] = { /* AlterObjectDependsStmt.object (schema/pg15/deparse.txt:682:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_333[] = { /* AlterObjectDependsStmt.object (schema/pg15/deparse.txt:678:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0x38,0x38,
 };
-static const uint8_t contract_kinds_336[] = { /* AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:686:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_335[] = { /* AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:682:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0x38,0x3a,
 };
-static const uint8_t contract_kinds_339[] = { /* AlterOwnerStmt.object (schema/pg15/deparse.txt:692:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_338[] = { /* AlterOwnerStmt.object (schema/pg15/deparse.txt:688:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0xf8,0x3a,
 };
-static const uint8_t contract_kinds_344[] = { /* AlterOperatorStmt.options (schema/pg15/deparse.txt:702:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_343[] = { /* AlterOperatorStmt.options (schema/pg15/deparse.txt:698:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_347[] = { /* AlterTypeStmt.typeName (schema/pg15/deparse.txt:708:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_346[] = { /* AlterTypeStmt.typeName (schema/pg15/deparse.txt:704:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_350[] = { /* AlterTypeStmt.options (schema/pg15/deparse.txt:714:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_349[] = { /* AlterTypeStmt.options (schema/pg15/deparse.txt:710:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_353[] = { /* DropOwnedStmt.roles (schema/pg15/deparse.txt:720:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_352[] = { /* DropOwnedStmt.roles (schema/pg15/deparse.txt:716:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-static const uint8_t contract_kinds_356[] = { /* ReassignOwnedStmt.roles (schema/pg15/deparse.txt:726:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_355[] = { /* ReassignOwnedStmt.roles (schema/pg15/deparse.txt:722:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-static const uint8_t contract_kinds_360[] = { /* CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:734:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_359[] = { /* CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:730:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0xa1,0x7d,0x3f,0x10,0x21,0x44,0x0a,0xfc,0x42,0x05,0x90,0x71,0x34,0x04,0xc8,0x00,0x40,0x02,0x21,0x84,0xf2,0xd5,0xfe,0xe0,0x3f,0x70,
 };
-static const uint8_t contract_kinds_363[] = { /* CreateEnumStmt.typeName (schema/pg15/deparse.txt:740:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_362[] = { /* CreateEnumStmt.typeName (schema/pg15/deparse.txt:736:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_365[] = { /* CreateEnumStmt.vals (schema/pg15/deparse.txt:744:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_364[] = { /* CreateEnumStmt.vals (schema/pg15/deparse.txt:740:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_368[] = { /* CreateRangeStmt.typeName (schema/pg15/deparse.txt:750:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_367[] = { /* CreateRangeStmt.typeName (schema/pg15/deparse.txt:746:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_371[] = { /* CreateRangeStmt.params (schema/pg15/deparse.txt:756:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_370[] = { /* CreateRangeStmt.params (schema/pg15/deparse.txt:752:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_374[] = { /* AlterEnumStmt.typeName (schema/pg15/deparse.txt:762:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_373[] = { /* AlterEnumStmt.typeName (schema/pg15/deparse.txt:758:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_378[] = { /* AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:770:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_377[] = { /* AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:766:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_381[] = { /* AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:776:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_380[] = { /* AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:772:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_384[] = { /* AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:782:34): the kinds allowed, by tag */
+static const uint8_t contract_kinds_383[] = { /* AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:778:34): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_386[] = { /* AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:786:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_385[] = { /* AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:782:36): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_388[] = { /* AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:790:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_387[] = { /* AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:786:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-static const uint8_t contract_kinds_391[] = { /* CreateFdwStmt.func_options (schema/pg15/deparse.txt:796:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_390[] = { /* CreateFdwStmt.func_options (schema/pg15/deparse.txt:792:28): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_393[] = { /* CreateFdwStmt.options (schema/pg15/deparse.txt:800:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_392[] = { /* CreateFdwStmt.options (schema/pg15/deparse.txt:796:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_396[] = { /* AlterFdwStmt.func_options (schema/pg15/deparse.txt:806:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_395[] = { /* AlterFdwStmt.func_options (schema/pg15/deparse.txt:802:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_398[] = { /* AlterFdwStmt.options (schema/pg15/deparse.txt:810:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_397[] = { /* AlterFdwStmt.options (schema/pg15/deparse.txt:806:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_402[] = { /* CreateForeignServerStmt.options (schema/pg15/deparse.txt:818:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_401[] = { /* CreateForeignServerStmt.options (schema/pg15/deparse.txt:814:33): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_405[] = { /* AlterForeignServerStmt.options (schema/pg15/deparse.txt:824:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_404[] = { /* AlterForeignServerStmt.options (schema/pg15/deparse.txt:820:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_409[] = { /* CreateUserMappingStmt.options (schema/pg15/deparse.txt:832:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_408[] = { /* CreateUserMappingStmt.options (schema/pg15/deparse.txt:828:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_414[] = { /* AlterUserMappingStmt.options (schema/pg15/deparse.txt:842:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_413[] = { /* AlterUserMappingStmt.options (schema/pg15/deparse.txt:838:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_420[] = { /* AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:854:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_419[] = { /* AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:850:36): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_423[] = { /* AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:860:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_422[] = { /* AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:856:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-static const uint8_t contract_kinds_426[] = { /* SecLabelStmt.object (schema/pg15/deparse.txt:866:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_425[] = { /* SecLabelStmt.object (schema/pg15/deparse.txt:862:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x0d,0xfa,0xe0,0xf8,0x3a,
 };
-static const uint8_t contract_kinds_430[] = { /* CreateForeignTableStmt.options (schema/pg15/deparse.txt:874:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_429[] = { /* CreateForeignTableStmt.options (schema/pg15/deparse.txt:870:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_435[] = { /* ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:884:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_434[] = { /* ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:880:36): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_437[] = { /* ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:888:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_436[] = { /* ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:884:33): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_440[] = { /* CreateExtensionStmt.options (schema/pg15/deparse.txt:894:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_439[] = { /* CreateExtensionStmt.options (schema/pg15/deparse.txt:890:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_443[] = { /* AlterExtensionStmt.options (schema/pg15/deparse.txt:900:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_442[] = { /* AlterExtensionStmt.options (schema/pg15/deparse.txt:896:28): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_446[] = { /* AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:906:35): the kinds allowed, by tag */
+static const uint8_t contract_kinds_445[] = { /* AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:902:35): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x0d,0xfa,0xe0,0x38,0x3a,
 };
-static const uint8_t contract_kinds_450[] = { /* CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:914:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_449[] = { /* CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:910:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_453[] = { /* CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:920:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_452[] = { /* CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:916:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_464[] = { /* CreatePolicyStmt.roles (schema/pg15/deparse.txt:942:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_463[] = { /* CreatePolicyStmt.roles (schema/pg15/deparse.txt:938:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-static const uint8_t contract_kinds_465[] = { /* CreatePolicyStmt.qual (schema/pg15/deparse.txt:944:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_464[] = { /* CreatePolicyStmt.qual (schema/pg15/deparse.txt:940:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_466[] = { /* CreatePolicyStmt.with_check (schema/pg15/deparse.txt:946:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_465[] = { /* CreatePolicyStmt.with_check (schema/pg15/deparse.txt:942:29): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_470[] = { /* AlterPolicyStmt.roles (schema/pg15/deparse.txt:954:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_469[] = { /* AlterPolicyStmt.roles (schema/pg15/deparse.txt:950:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe4,0x38,0x30,
 };
-static const uint8_t contract_kinds_471[] = { /* AlterPolicyStmt.qual (schema/pg15/deparse.txt:956:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_470[] = { /* AlterPolicyStmt.qual (schema/pg15/deparse.txt:952:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_472[] = { /* AlterPolicyStmt.with_check (schema/pg15/deparse.txt:958:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_471[] = { /* AlterPolicyStmt.with_check (schema/pg15/deparse.txt:954:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_478[] = { /* CreateAmStmt.handler_name (schema/pg15/deparse.txt:970:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_477[] = { /* CreateAmStmt.handler_name (schema/pg15/deparse.txt:966:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_482[] = { /* CreatePublicationStmt.options (schema/pg15/deparse.txt:978:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_481[] = { /* CreatePublicationStmt.options (schema/pg15/deparse.txt:974:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_484[] = { /* CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:982:34): the kinds allowed, by tag */
+static const uint8_t contract_kinds_483[] = { /* CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:978:34): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x3c,0x30,
 };
-static const uint8_t contract_kinds_487[] = { /* AlterPublicationStmt.options (schema/pg15/deparse.txt:988:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_486[] = { /* AlterPublicationStmt.options (schema/pg15/deparse.txt:984:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_489[] = { /* AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:992:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_488[] = { /* AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:988:33): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x3c,0x30,
 };
-static const uint8_t contract_kinds_493[] = { /* CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:1000:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_492[] = { /* CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:996:36): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_495[] = { /* CreateSubscriptionStmt.options (schema/pg15/deparse.txt:1004:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_494[] = { /* CreateSubscriptionStmt.options (schema/pg15/deparse.txt:1000:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_498[] = { /* AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:1010:35): the kinds allowed, by tag */
+static const uint8_t contract_kinds_497[] = { /* AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:1006:35): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_500[] = { /* AlterSubscriptionStmt.options (schema/pg15/deparse.txt:1014:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_499[] = { /* AlterSubscriptionStmt.options (schema/pg15/deparse.txt:1010:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_504[] = { /* CreateStatsStmt.defnames (schema/pg15/deparse.txt:1022:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_503[] = { /* CreateStatsStmt.defnames (schema/pg15/deparse.txt:1018:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_506[] = { /* CreateStatsStmt.stat_types (schema/pg15/deparse.txt:1026:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_505[] = { /* CreateStatsStmt.stat_types (schema/pg15/deparse.txt:1022:28): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_509[] = { /* CreateStatsStmt.exprs (schema/pg15/deparse.txt:1032:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_508[] = { /* CreateStatsStmt.exprs (schema/pg15/deparse.txt:1028:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x83,0xf9,0x3f,0x10,0x09,0x01,0x00,0x00,0x00,0x08,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xfa,0x85,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_512[] = { /* CreateStatsStmt.relations (schema/pg15/deparse.txt:1038:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_511[] = { /* CreateStatsStmt.relations (schema/pg15/deparse.txt:1034:27): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_515[] = { /* AlterCollationStmt.collname (schema/pg15/deparse.txt:1044:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_514[] = { /* AlterCollationStmt.collname (schema/pg15/deparse.txt:1040:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_519[] = { /* AlterStatsStmt.defnames (schema/pg15/deparse.txt:1052:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_518[] = { /* AlterStatsStmt.defnames (schema/pg15/deparse.txt:1048:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_522[] = { /* A_Expr.name (schema/pg15/deparse.txt:1058:13): the kinds allowed, by tag */
+static const uint8_t contract_kinds_521[] = { /* A_Expr.name (schema/pg15/deparse.txt:1054:13): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_523[] = { /* A_Expr.lexpr (schema/pg15/deparse.txt:1060:14): the kinds allowed, by tag */
+static const uint8_t contract_kinds_522[] = { /* A_Expr.lexpr (schema/pg15/deparse.txt:1056:14): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_525[] = { /* A_Expr.rexpr (schema/pg15/deparse.txt:1064:14): the kinds allowed, by tag */
+static const uint8_t contract_kinds_524[] = { /* A_Expr.rexpr (schema/pg15/deparse.txt:1060:14): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xbf,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_528[] = { /* ColumnRef.fields (schema/pg15/deparse.txt:1070:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_527[] = { /* ColumnRef.fields (schema/pg15/deparse.txt:1066:18): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_531[] = { /* FuncCall.funcname (schema/pg15/deparse.txt:1076:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_530[] = { /* FuncCall.funcname (schema/pg15/deparse.txt:1072:19): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_533[] = { /* FuncCall.args (schema/pg15/deparse.txt:1080:15): the kinds allowed, by tag */
+static const uint8_t contract_kinds_532[] = { /* FuncCall.args (schema/pg15/deparse.txt:1076:15): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_535[] = { /* FuncCall.agg_order (schema/pg15/deparse.txt:1084:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_534[] = { /* FuncCall.agg_order (schema/pg15/deparse.txt:1080:20): the kinds allowed, by tag */
 	0xfa,0xf7,0xfd,0x67,0x91,0x7d,0xff,0xb3,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5d,0x8c,0xef,0xf7,0x5d,0xfa,0xfd,0xbf,0x36,
 };
-static const uint8_t contract_kinds_536[] = { /* FuncCall.agg_filter (schema/pg15/deparse.txt:1086:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_535[] = { /* FuncCall.agg_filter (schema/pg15/deparse.txt:1082:21): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_537[] = { /* A_Indices.lidx (schema/pg15/deparse.txt:1088:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_536[] = { /* A_Indices.lidx (schema/pg15/deparse.txt:1084:16): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_538[] = { /* A_Indices.uidx (schema/pg15/deparse.txt:1090:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_537[] = { /* A_Indices.uidx (schema/pg15/deparse.txt:1086:16): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_540[] = { /* A_Indirection.arg (schema/pg15/deparse.txt:1094:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_539[] = { /* A_Indirection.arg (schema/pg15/deparse.txt:1090:19): the kinds allowed, by tag */
 	0x7e,0xff,0xfe,0xf7,0x81,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0xff,0xff,0xff,0xfb,0xff,0xff,0x3f,
 };
-static const uint8_t contract_kinds_543[] = { /* A_Indirection.indirection (schema/pg15/deparse.txt:1100:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_542[] = { /* A_Indirection.indirection (schema/pg15/deparse.txt:1096:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_545[] = { /* A_ArrayExpr.elements (schema/pg15/deparse.txt:1104:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_544[] = { /* A_ArrayExpr.elements (schema/pg15/deparse.txt:1100:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_547[] = { /* ResTarget.indirection (schema/pg15/deparse.txt:1108:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_546[] = { /* ResTarget.indirection (schema/pg15/deparse.txt:1104:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_548[] = { /* ResTarget.val (schema/pg15/deparse.txt:1110:15): the kinds allowed, by tag */
+static const uint8_t contract_kinds_547[] = { /* ResTarget.val (schema/pg15/deparse.txt:1106:15): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_550[] = { /* MultiAssignRef.source (schema/pg15/deparse.txt:1114:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_549[] = { /* MultiAssignRef.source (schema/pg15/deparse.txt:1110:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_552[] = { /* TypeCast.arg (schema/pg15/deparse.txt:1118:14): the kinds allowed, by tag */
+static const uint8_t contract_kinds_551[] = { /* TypeCast.arg (schema/pg15/deparse.txt:1114:14): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_554[] = { /* CollateClause.arg (schema/pg15/deparse.txt:1122:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_553[] = { /* CollateClause.arg (schema/pg15/deparse.txt:1118:19): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_557[] = { /* CollateClause.collname (schema/pg15/deparse.txt:1128:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_556[] = { /* CollateClause.collname (schema/pg15/deparse.txt:1124:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_559[] = { /* SortBy.node (schema/pg15/deparse.txt:1132:13): the kinds allowed, by tag */
+static const uint8_t contract_kinds_558[] = { /* SortBy.node (schema/pg15/deparse.txt:1128:13): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_561[] = { /* SortBy.useOp (schema/pg15/deparse.txt:1136:15): the kinds allowed, by tag */
+static const uint8_t contract_kinds_560[] = { /* SortBy.useOp (schema/pg15/deparse.txt:1132:15): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_563[] = { /* WindowDef.partitionClause (schema/pg15/deparse.txt:1140:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_562[] = { /* WindowDef.partitionClause (schema/pg15/deparse.txt:1136:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_565[] = { /* WindowDef.orderClause (schema/pg15/deparse.txt:1144:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_564[] = { /* WindowDef.orderClause (schema/pg15/deparse.txt:1140:24): the kinds allowed, by tag */
 	0xfa,0xf7,0xfd,0x67,0x91,0x7d,0xff,0xb3,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5d,0x8c,0xef,0xf7,0x5d,0xfa,0xfd,0xbf,0x36,
 };
-static const uint8_t contract_kinds_566[] = { /* WindowDef.startOffset (schema/pg15/deparse.txt:1146:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_565[] = { /* WindowDef.startOffset (schema/pg15/deparse.txt:1142:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_567[] = { /* WindowDef.endOffset (schema/pg15/deparse.txt:1148:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_566[] = { /* WindowDef.endOffset (schema/pg15/deparse.txt:1144:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_569[] = { /* RangeSubselect.subquery (schema/pg15/deparse.txt:1152:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_568[] = { /* RangeSubselect.subquery (schema/pg15/deparse.txt:1148:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_573[] = { /* RangeFunction.functions (schema/pg15/deparse.txt:1160:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_572[] = { /* RangeFunction.functions (schema/pg15/deparse.txt:1156:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-static const uint8_t contract_kinds_575[] = { /* RangeFunction.coldeflist (schema/pg15/deparse.txt:1164:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_574[] = { /* RangeFunction.coldeflist (schema/pg15/deparse.txt:1160:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0xa1,0x7d,0x3f,0x10,0x21,0x44,0x0a,0xfc,0x42,0x05,0x90,0x71,0x34,0x04,0xc8,0x00,0x40,0x02,0x21,0x84,0xf2,0xd5,0xfe,0xe0,0x3f,0x70,
 };
-static const uint8_t contract_kinds_577[] = { /* RangeTableSample.relation (schema/pg15/deparse.txt:1168:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_576[] = { /* RangeTableSample.relation (schema/pg15/deparse.txt:1164:27): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_580[] = { /* RangeTableSample.method (schema/pg15/deparse.txt:1174:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_579[] = { /* RangeTableSample.method (schema/pg15/deparse.txt:1170:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_583[] = { /* RangeTableSample.args (schema/pg15/deparse.txt:1180:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_582[] = { /* RangeTableSample.args (schema/pg15/deparse.txt:1176:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_584[] = { /* RangeTableSample.repeatable (schema/pg15/deparse.txt:1182:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_583[] = { /* RangeTableSample.repeatable (schema/pg15/deparse.txt:1178:29): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_586[] = { /* RangeTableFunc.docexpr (schema/pg15/deparse.txt:1186:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_585[] = { /* RangeTableFunc.docexpr (schema/pg15/deparse.txt:1182:24): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0x9f,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x9f,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_588[] = { /* RangeTableFunc.rowexpr (schema/pg15/deparse.txt:1190:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_587[] = { /* RangeTableFunc.rowexpr (schema/pg15/deparse.txt:1186:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_590[] = { /* RangeTableFunc.namespaces (schema/pg15/deparse.txt:1194:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_589[] = { /* RangeTableFunc.namespaces (schema/pg15/deparse.txt:1190:27): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x6f,0x8d,0xf9,0x3f,0x18,0x11,0xe0,0xb1,0x01,0x14,0x80,0xb7,0xff,0xff,0x99,0x28,0x79,0x98,0x31,0x08,0x18,0xf0,0x05,0xfa,0xe0,0xb8,0x36,
 };
-static const uint8_t contract_kinds_593[] = { /* RangeTableFunc.columns (schema/pg15/deparse.txt:1200:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_592[] = { /* RangeTableFunc.columns (schema/pg15/deparse.txt:1196:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_595[] = { /* RangeTableFuncCol.colexpr (schema/pg15/deparse.txt:1204:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_594[] = { /* RangeTableFuncCol.colexpr (schema/pg15/deparse.txt:1200:27): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0x9f,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_596[] = { /* RangeTableFuncCol.coldefexpr (schema/pg15/deparse.txt:1206:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_595[] = { /* RangeTableFuncCol.coldefexpr (schema/pg15/deparse.txt:1202:30): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0x9f,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_599[] = { /* TypeName.names (schema/pg15/deparse.txt:1212:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_598[] = { /* TypeName.names (schema/pg15/deparse.txt:1208:16): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_601[] = { /* TypeName.typmods (schema/pg15/deparse.txt:1216:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_600[] = { /* TypeName.typmods (schema/pg15/deparse.txt:1212:18): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x20,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x70,
 };
-static const uint8_t contract_kinds_603[] = { /* TypeName.arrayBounds (schema/pg15/deparse.txt:1220:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_602[] = { /* TypeName.arrayBounds (schema/pg15/deparse.txt:1216:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x78,0x30,
 };
-static const uint8_t contract_kinds_605[] = { /* ColumnDef.constraints (schema/pg15/deparse.txt:1224:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_604[] = { /* ColumnDef.constraints (schema/pg15/deparse.txt:1220:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x25,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_607[] = { /* ColumnDef.fdwoptions (schema/pg15/deparse.txt:1228:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_606[] = { /* ColumnDef.fdwoptions (schema/pg15/deparse.txt:1224:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_608[] = { /* IndexElem.expr (schema/pg15/deparse.txt:1230:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_607[] = { /* IndexElem.expr (schema/pg15/deparse.txt:1226:16): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_610[] = { /* IndexElem.collation (schema/pg15/deparse.txt:1234:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_609[] = { /* IndexElem.collation (schema/pg15/deparse.txt:1230:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_612[] = { /* IndexElem.opclass (schema/pg15/deparse.txt:1238:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_611[] = { /* IndexElem.opclass (schema/pg15/deparse.txt:1234:19): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_614[] = { /* IndexElem.opclassopts (schema/pg15/deparse.txt:1242:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_613[] = { /* IndexElem.opclassopts (schema/pg15/deparse.txt:1238:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_615[] = { /* StatsElem.expr (schema/pg15/deparse.txt:1244:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_614[] = { /* StatsElem.expr (schema/pg15/deparse.txt:1240:16): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_616[] = { /* Constraint.raw_expr (schema/pg15/deparse.txt:1246:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_615[] = { /* Constraint.raw_expr (schema/pg15/deparse.txt:1242:21): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_618[] = { /* Constraint.keys (schema/pg15/deparse.txt:1250:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_617[] = { /* Constraint.keys (schema/pg15/deparse.txt:1246:17): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_620[] = { /* Constraint.exclusions (schema/pg15/deparse.txt:1254:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_619[] = { /* Constraint.exclusions (schema/pg15/deparse.txt:1250:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-static const uint8_t contract_kinds_622[] = { /* Constraint.options (schema/pg15/deparse.txt:1258:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_621[] = { /* Constraint.options (schema/pg15/deparse.txt:1254:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_624[] = { /* Constraint.fk_attrs (schema/pg15/deparse.txt:1262:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_623[] = { /* Constraint.fk_attrs (schema/pg15/deparse.txt:1258:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_626[] = { /* Constraint.pk_attrs (schema/pg15/deparse.txt:1266:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_625[] = { /* Constraint.pk_attrs (schema/pg15/deparse.txt:1262:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_628[] = { /* DefElem.arg (schema/pg15/deparse.txt:1270:13): the kinds allowed, by tag */
+static const uint8_t contract_kinds_627[] = { /* DefElem.arg (schema/libpg_query.txt:319:33): the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+};
+static const uint8_t contract_kinds_628[] = { /* DefElem.arg (schema/libpg_query.txt:320:33): the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+};
+static const uint8_t contract_kinds_629[] = { /* DefElem.arg (schema/pg15/deparse.txt:1266:13): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0xf0,0x05,0xfa,0xe0,0xf8,0x7b,
 };
-static const uint8_t contract_kinds_629[] = { /* DefElem.arg (schema/pg15/deparse.txt:1272:13): the kinds allowed, by tag */
+static const uint8_t contract_kinds_630[] = { /* DefElem.arg (schema/pg15/deparse.txt:1268:13): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_631[] = { /* GroupingSet.content (schema/pg15/deparse.txt:1276:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_631[] = { /* DefElem.arg (schema/pg15/deparse.txt:1270:13): the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x7f,
+};
+static const uint8_t contract_kinds_633[] = { /* DefElem.arg (schema/pg15/deparse.txt:1274:13): the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x77,
+};
+static const uint8_t contract_kinds_636[] = { /* GroupingSet.content (schema/pg15/deparse.txt:1280:21): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_634[] = { /* ObjectWithArgs.objname (schema/pg15/deparse.txt:1282:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_639[] = { /* ObjectWithArgs.objname (schema/pg15/deparse.txt:1286:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_635[] = { /* ObjectWithArgs.objargs (schema/pg15/deparse.txt:1284:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_640[] = { /* ObjectWithArgs.objargs (schema/pg15/deparse.txt:1288:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_637[] = { /* ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1288:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_642[] = { /* ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1292:28): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x85,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_639[] = { /* AccessPriv.cols (schema/pg15/deparse.txt:1292:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_644[] = { /* AccessPriv.cols (schema/pg15/deparse.txt:1296:17): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_641[] = { /* CreateOpClassItem.order_family (schema/pg15/deparse.txt:1296:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_646[] = { /* CreateOpClassItem.order_family (schema/pg15/deparse.txt:1300:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_643[] = { /* CreateOpClassItem.class_args (schema/pg15/deparse.txt:1300:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_648[] = { /* CreateOpClassItem.class_args (schema/pg15/deparse.txt:1304:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_646[] = { /* FunctionParameter.defexpr (schema/pg15/deparse.txt:1306:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_651[] = { /* FunctionParameter.defexpr (schema/pg15/deparse.txt:1310:27): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_648[] = { /* LockingClause.lockedRels (schema/pg15/deparse.txt:1310:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_653[] = { /* LockingClause.lockedRels (schema/pg15/deparse.txt:1314:27): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_650[] = { /* XmlSerialize.expr (schema/pg15/deparse.txt:1314:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_655[] = { /* XmlSerialize.expr (schema/pg15/deparse.txt:1318:19): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_654[] = { /* WithClause.ctes (schema/pg15/deparse.txt:1322:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_659[] = { /* WithClause.ctes (schema/pg15/deparse.txt:1326:17): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe1,0x38,0x30,
 };
-static const uint8_t contract_kinds_656[] = { /* InferClause.indexElems (schema/pg15/deparse.txt:1326:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_661[] = { /* InferClause.indexElems (schema/pg15/deparse.txt:1330:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x83,0xf9,0x3f,0x10,0x09,0x01,0x00,0x00,0x00,0x08,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf9,0x85,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_657[] = { /* InferClause.whereClause (schema/pg15/deparse.txt:1328:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_662[] = { /* InferClause.whereClause (schema/pg15/deparse.txt:1332:26): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_659[] = { /* OnConflictClause.targetList (schema/pg15/deparse.txt:1332:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_664[] = { /* OnConflictClause.targetList (schema/pg15/deparse.txt:1336:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x00,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_660[] = { /* OnConflictClause.whereClause (schema/pg15/deparse.txt:1334:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_665[] = { /* OnConflictClause.whereClause (schema/pg15/deparse.txt:1338:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_663[] = { /* CTESearchClause.search_col_list (schema/pg15/deparse.txt:1340:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_668[] = { /* CTESearchClause.search_col_list (schema/pg15/deparse.txt:1344:33): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_667[] = { /* CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1348:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_672[] = { /* CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1352:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_670[] = { /* CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:1354:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_675[] = { /* CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:1358:33): the kinds allowed, by tag */
 	0x7e,0xff,0xfc,0x77,0x81,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x87,0x99,0xff,0xff,0xff,0xfb,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_672[] = { /* CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:1358:35): the kinds allowed, by tag */
+static const uint8_t contract_kinds_677[] = { /* CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:1362:35): the kinds allowed, by tag */
 	0x7e,0xff,0xfc,0x77,0x81,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x87,0x99,0xff,0xff,0xff,0xfb,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_676[] = { /* CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1366:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_681[] = { /* CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1370:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_678[] = { /* CommonTableExpr.ctequery (schema/pg15/deparse.txt:1370:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_683[] = { /* CommonTableExpr.ctequery (schema/pg15/deparse.txt:1374:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x17,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_679[] = { /* MergeWhenClause.condition (schema/pg15/deparse.txt:1372:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_684[] = { /* MergeWhenClause.condition (schema/pg15/deparse.txt:1376:27): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_681[] = { /* MergeWhenClause.targetList (schema/pg15/deparse.txt:1376:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_686[] = { /* MergeWhenClause.targetList (schema/pg15/deparse.txt:1380:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x00,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-static const uint8_t contract_kinds_683[] = { /* MergeWhenClause.values (schema/pg15/deparse.txt:1380:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_688[] = { /* MergeWhenClause.values (schema/pg15/deparse.txt:1384:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_685[] = { /* PartitionElem.expr (schema/pg15/deparse.txt:1384:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_690[] = { /* PartitionElem.expr (schema/pg15/deparse.txt:1388:20): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_687[] = { /* PartitionElem.collation (schema/pg15/deparse.txt:1388:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_692[] = { /* PartitionElem.collation (schema/pg15/deparse.txt:1392:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_689[] = { /* PartitionElem.opclass (schema/pg15/deparse.txt:1392:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_694[] = { /* PartitionElem.opclass (schema/pg15/deparse.txt:1396:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_693[] = { /* PartitionSpec.partParams (schema/pg15/deparse.txt:1400:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_698[] = { /* PartitionSpec.partParams (schema/pg15/deparse.txt:1404:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x83,0xf9,0x3f,0x10,0x09,0x01,0x00,0x00,0x00,0x08,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x85,0xfa,0xf0,0x38,0x30,
 };
-static const uint8_t contract_kinds_695[] = { /* PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:1404:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_700[] = { /* PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:1408:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_697[] = { /* PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:1408:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_702[] = { /* PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:1412:32): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_699[] = { /* PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:1412:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_704[] = { /* PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:1416:32): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_703[] = { /* VacuumRelation.va_cols (schema/pg15/deparse.txt:1420:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_708[] = { /* VacuumRelation.va_cols (schema/pg15/deparse.txt:1424:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
-static const uint8_t contract_kinds_705[] = { /* PublicationTable.whereClause (schema/pg15/deparse.txt:1424:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_710[] = { /* PublicationTable.whereClause (schema/pg15/deparse.txt:1428:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xfb,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-static const uint8_t contract_kinds_707[] = { /* PublicationTable.columns (schema/pg15/deparse.txt:1428:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_712[] = { /* PublicationTable.columns (schema/pg15/deparse.txt:1432:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x32,
 };
 /* ---- End rule operands ---- */
 
 /* The rules, by message (pgbind_message_descs order): message, field, nonnull, nonempty,
- * min_cells, kinds allowed (bitmap), location. */
+ * min_cells, kinds allowed (bitmap), memory (a declared rule on what the deparser reads past a
+ * node), the string field (-1: none) and value the rule holds for alone (where=), location. A rule
+ * with where= is in its message's cw_meets test unconditionally: a message that fails that test is
+ * read against the rules one by one, which look at the value. */
 static const ContractRule contract_rules[] = {
-	{ 3, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:14:12"},
-	{ 6, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:16:17"},
-	{ 7, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:18:12"},
-	{ 7, 0, false, false, 0, CONTRACT_KINDS(3), "schema/pg15/deparse.txt:20:12"},
-	{ 11, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:22:17"},
-	{ 11, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:24:16"},
-	{ 11, 1, false, false, 0, CONTRACT_KINDS(6), "schema/pg15/deparse.txt:26:16"},
-	{ 12, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:28:18"},
-	{ 12, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:30:25"},
-	{ 17, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:32:19"},
-	{ 17, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:34:19"},
-	{ 17, 1, false, false, 0, CONTRACT_KINDS(11), "schema/pg15/deparse.txt:36:19"},
-	{ 21, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:38:18"},
-	{ 21, 1, false, false, 0, CONTRACT_KINDS(13), "schema/pg15/deparse.txt:40:18"},
-	{ 21, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:42:19"},
-	{ 26, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:44:15"},
-	{ 26, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:46:15"},
-	{ 26, 2, false, false, 0, CONTRACT_KINDS(17), "schema/pg15/deparse.txt:48:15"},
-	{ 27, 3, false, false, 0, CONTRACT_KINDS(18), "schema/pg15/deparse.txt:50:18"},
-	{ 27, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:52:19"},
-	{ 27, 4, false, false, 0, CONTRACT_KINDS(20), "schema/pg15/deparse.txt:54:19"},
-	{ 27, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:56:19"},
-	{ 27, 5, false, false, 0, CONTRACT_KINDS(22), "schema/pg15/deparse.txt:58:19"},
-	{ 37, 3, false, false, 0, CONTRACT_KINDS(23), "schema/pg15/deparse.txt:60:14"},
-	{ 37, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:62:15"},
-	{ 37, 4, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:64:15"},
-	{ 37, 4, false, false, 0, CONTRACT_KINDS(26), "schema/pg15/deparse.txt:66:15"},
-	{ 37, 5, false, false, 0, CONTRACT_KINDS(27), "schema/pg15/deparse.txt:68:20"},
-	{ 38, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:70:15"},
-	{ 38, 1, false, false, 0, CONTRACT_KINDS(29), "schema/pg15/deparse.txt:72:15"},
-	{ 38, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:74:17"},
-	{ 38, 2, false, false, 0, CONTRACT_KINDS(31), "schema/pg15/deparse.txt:76:17"},
-	{ 41, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:78:14"},
-	{ 41, 1, false, false, 0, CONTRACT_KINDS(33), "schema/pg15/deparse.txt:80:14"},
-	{ 43, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:82:19"},
-	{ 43, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:84:19"},
-	{ 43, 3, false, false, 0, CONTRACT_KINDS(36), "schema/pg15/deparse.txt:86:19"},
-	{ 44, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:88:17"},
-	{ 44, 5, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:90:17"},
-	{ 44, 5, false, false, 0, CONTRACT_KINDS(39), "schema/pg15/deparse.txt:92:17"},
-	{ 46, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:94:20"},
-	{ 46, 3, false, false, 0, CONTRACT_KINDS(41), "schema/pg15/deparse.txt:96:20"},
-	{ 46, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:98:14"},
-	{ 46, 5, false, false, 0, CONTRACT_KINDS(43), "schema/pg15/deparse.txt:100:14"},
-	{ 47, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:102:14"},
-	{ 47, 1, false, false, 0, CONTRACT_KINDS(45), "schema/pg15/deparse.txt:104:14"},
-	{ 48, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:106:17"},
-	{ 48, 1, false, false, 0, CONTRACT_KINDS(47), "schema/pg15/deparse.txt:108:17"},
-	{ 52, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:110:27"},
-	{ 57, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:112:15"},
-	{ 57, 2, false, false, 0, CONTRACT_KINDS(50), "schema/pg15/deparse.txt:114:15"},
-	{ 57, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:116:15"},
-	{ 57, 3, false, false, 0, CONTRACT_KINDS(52), "schema/pg15/deparse.txt:118:15"},
-	{ 57, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:120:23"},
-	{ 57, 4, false, false, 0, CONTRACT_KINDS(54), "schema/pg15/deparse.txt:122:23"},
-	{ 57, 6, false, false, 0, CONTRACT_KINDS(55), "schema/pg15/deparse.txt:124:16"},
-	{ 60, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:126:16"},
-	{ 60, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:128:22"},
-	{ 60, 1, false, false, 0, CONTRACT_KINDS(58), "schema/pg15/deparse.txt:130:22"},
-	{ 60, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:132:20"},
-	{ 60, 3, false, false, 0, CONTRACT_KINDS(60), "schema/pg15/deparse.txt:134:20"},
-	{ 64, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:136:21"},
-	{ 64, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:138:17"},
-	{ 64, 1, false, false, 0, CONTRACT_KINDS(63), "schema/pg15/deparse.txt:140:17"},
-	{ 64, 2, false, false, 0, CONTRACT_KINDS(64), "schema/pg15/deparse.txt:142:24"},
-	{ 64, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:144:27"},
-	{ 64, 4, false, false, 0, CONTRACT_KINDS(66), "schema/pg15/deparse.txt:146:27"},
-	{ 65, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:148:21"},
-	{ 65, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:150:25"},
-	{ 65, 1, false, false, 0, CONTRACT_KINDS(69), "schema/pg15/deparse.txt:152:25"},
-	{ 65, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:154:27"},
-	{ 65, 3, false, false, 0, CONTRACT_KINDS(71), "schema/pg15/deparse.txt:156:27"},
-	{ 66, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:158:21"},
-	{ 66, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:160:24"},
-	{ 66, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:162:24"},
-	{ 66, 1, false, false, 0, CONTRACT_KINDS(75), "schema/pg15/deparse.txt:164:24"},
-	{ 66, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:166:24"},
-	{ 66, 3, false, false, 0, CONTRACT_KINDS(77), "schema/pg15/deparse.txt:168:24"},
-	{ 66, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:170:27"},
-	{ 66, 4, false, false, 0, CONTRACT_KINDS(79), "schema/pg15/deparse.txt:172:27"},
-	{ 67, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:174:20"},
-	{ 67, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:176:27"},
-	{ 67, 1, false, false, 0, CONTRACT_KINDS(82), "schema/pg15/deparse.txt:178:27"},
-	{ 67, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:180:26"},
-	{ 67, 2, false, false, 0, CONTRACT_KINDS(84), "schema/pg15/deparse.txt:182:26"},
-	{ 67, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:184:30"},
-	{ 67, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:186:30"},
-	{ 67, 3, false, false, 0, CONTRACT_KINDS(87), "schema/pg15/deparse.txt:188:30"},
-	{ 68, 0, false, false, 0, CONTRACT_KINDS(88), "schema/pg15/deparse.txt:190:28"},
-	{ 68, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:192:24"},
-	{ 68, 2, false, false, 0, CONTRACT_KINDS(90), "schema/pg15/deparse.txt:194:24"},
-	{ 68, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:196:24"},
-	{ 68, 3, false, false, 0, CONTRACT_KINDS(92), "schema/pg15/deparse.txt:198:24"},
-	{ 68, 4, false, false, 0, CONTRACT_KINDS(93), "schema/pg15/deparse.txt:200:25"},
-	{ 68, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:202:25"},
-	{ 68, 5, false, false, 0, CONTRACT_KINDS(95), "schema/pg15/deparse.txt:204:25"},
-	{ 68, 7, false, false, 0, CONTRACT_KINDS(96), "schema/pg15/deparse.txt:206:26"},
-	{ 68, 8, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:208:26"},
-	{ 68, 8, false, false, 0, CONTRACT_KINDS(98), "schema/pg15/deparse.txt:210:26"},
-	{ 68, 9, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:212:25"},
-	{ 68, 9, false, false, 0, CONTRACT_KINDS(100), "schema/pg15/deparse.txt:214:25"},
-	{ 68, 10, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:216:24"},
-	{ 68, 10, false, false, 0, CONTRACT_KINDS(102), "schema/pg15/deparse.txt:218:24"},
-	{ 68, 11, false, false, 0, CONTRACT_KINDS(103), "schema/pg15/deparse.txt:220:25"},
-	{ 68, 14, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:222:27"},
-	{ 68, 14, false, false, 0, CONTRACT_KINDS(105), "schema/pg15/deparse.txt:224:27"},
-	{ 69, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:226:22"},
-	{ 69, 0, false, false, 0, CONTRACT_KINDS(107), "schema/pg15/deparse.txt:228:22"},
-	{ 71, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:230:25"},
-	{ 71, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:232:21"},
-	{ 71, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:234:21"},
-	{ 71, 1, false, false, 0, CONTRACT_KINDS(111), "schema/pg15/deparse.txt:236:21"},
-	{ 72, 4, false, false, 0, CONTRACT_KINDS(112), "schema/pg15/deparse.txt:238:19"},
-	{ 73, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:240:25"},
-	{ 73, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:242:27"},
-	{ 73, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:244:27"},
-	{ 73, 1, false, false, 0, CONTRACT_KINDS(116), "schema/pg15/deparse.txt:246:27"},
-	{ 73, 3, false, false, 0, CONTRACT_KINDS(117), "schema/pg15/deparse.txt:248:21"},
-	{ 75, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:250:19"},
-	{ 75, 3, false, false, 0, CONTRACT_KINDS(119), "schema/pg15/deparse.txt:252:19"},
-	{ 75, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:254:22"},
-	{ 75, 4, false, false, 0, CONTRACT_KINDS(121), "schema/pg15/deparse.txt:256:22"},
-	{ 75, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:258:20"},
-	{ 75, 5, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:260:20"},
-	{ 75, 5, false, false, 0, CONTRACT_KINDS(124), "schema/pg15/deparse.txt:262:20"},
-	{ 76, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:264:29"},
-	{ 76, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:266:29"},
-	{ 76, 0, false, false, 0, CONTRACT_KINDS(127), "schema/pg15/deparse.txt:268:29"},
-	{ 76, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:270:29"},
-	{ 76, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:272:29"},
-	{ 76, 1, false, false, 0, CONTRACT_KINDS(130), "schema/pg15/deparse.txt:274:29"},
-	{ 77, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:276:36"},
-	{ 77, 0, false, false, 0, CONTRACT_KINDS(132), "schema/pg15/deparse.txt:278:36"},
-	{ 77, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:280:35"},
-	{ 79, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:282:20"},
-	{ 79, 2, false, false, 0, CONTRACT_KINDS(135), "schema/pg15/deparse.txt:284:20"},
-	{ 80, 1, false, false, 0, CONTRACT_KINDS(136), "schema/pg15/deparse.txt:286:16"},
-	{ 80, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:288:16"},
-	{ 80, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:290:18"},
-	{ 80, 2, false, false, 0, CONTRACT_KINDS(139), "schema/pg15/deparse.txt:292:18"},
-	{ 80, 6, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:294:18"},
-	{ 80, 6, false, false, 0, CONTRACT_KINDS(141), "schema/pg15/deparse.txt:296:18"},
-	{ 80, 6, false, false, 0, CONTRACT_KINDS(142), "schema/pg15/deparse.txt:298:18"},
-	{ 80, 7, false, false, 0, CONTRACT_KINDS(143), "schema/pg15/deparse.txt:300:23"},
-	{ 81, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:302:21"},
-	{ 81, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:304:23"},
-	{ 81, 1, false, false, 0, CONTRACT_KINDS(146), "schema/pg15/deparse.txt:306:23"},
-	{ 81, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:308:26"},
-	{ 81, 2, false, false, 0, CONTRACT_KINDS(148), "schema/pg15/deparse.txt:310:26"},
-	{ 81, 7, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:312:20"},
-	{ 81, 7, false, false, 0, CONTRACT_KINDS(150), "schema/pg15/deparse.txt:314:20"},
-	{ 82, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:316:21"},
-	{ 82, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:318:21"},
-	{ 82, 2, false, false, 0, CONTRACT_KINDS(153), "schema/pg15/deparse.txt:320:21"},
-	{ 82, 3, false, false, 2, NULL, 0, "schema/pg15/deparse.txt:322:17"},
-	{ 82, 3, false, false, 0, CONTRACT_KINDS(155), "schema/pg15/deparse.txt:324:17"},
-	{ 82, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:326:23"},
-	{ 82, 4, false, false, 0, CONTRACT_KINDS(157), "schema/pg15/deparse.txt:328:23"},
-	{ 83, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:330:18"},
-	{ 83, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:332:18"},
-	{ 83, 0, false, false, 0, CONTRACT_KINDS(160), "schema/pg15/deparse.txt:334:18"},
-	{ 84, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:336:24"},
-	{ 84, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:338:24"},
-	{ 84, 0, false, false, 0, CONTRACT_KINDS(163), "schema/pg15/deparse.txt:340:24"},
-	{ 85, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:342:20"},
-	{ 85, 1, false, false, 0, CONTRACT_KINDS(165), "schema/pg15/deparse.txt:344:20"},
-	{ 86, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:346:22"},
-	{ 87, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:348:20"},
-	{ 87, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:350:25"},
-	{ 87, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:352:24"},
-	{ 87, 4, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:354:24"},
-	{ 87, 4, false, false, 0, CONTRACT_KINDS(171), "schema/pg15/deparse.txt:356:24"},
-	{ 87, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:358:34"},
-	{ 87, 5, false, false, 0, CONTRACT_KINDS(173), "schema/pg15/deparse.txt:360:34"},
-	{ 87, 6, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:362:19"},
-	{ 87, 6, false, false, 0, CONTRACT_KINDS(175), "schema/pg15/deparse.txt:364:19"},
-	{ 87, 7, false, false, 0, CONTRACT_KINDS(176), "schema/pg15/deparse.txt:366:24"},
-	{ 88, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:368:29"},
-	{ 88, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:370:29"},
-	{ 88, 2, false, false, 0, CONTRACT_KINDS(179), "schema/pg15/deparse.txt:372:29"},
-	{ 88, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:374:31"},
-	{ 88, 3, false, false, 0, CONTRACT_KINDS(181), "schema/pg15/deparse.txt:376:31"},
-	{ 88, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:378:28"},
-	{ 88, 5, false, false, 0, CONTRACT_KINDS(183), "schema/pg15/deparse.txt:380:28"},
-	{ 88, 6, false, false, 0, CONTRACT_KINDS(184), "schema/pg15/deparse.txt:382:29"},
-	{ 89, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:384:24"},
-	{ 89, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:386:27"},
-	{ 89, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:388:27"},
-	{ 89, 2, false, false, 0, CONTRACT_KINDS(188), "schema/pg15/deparse.txt:390:27"},
-	{ 90, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:392:13"},
-	{ 90, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:394:13"},
-	{ 90, 0, false, false, 0, CONTRACT_KINDS(191), "schema/pg15/deparse.txt:396:13"},
-	{ 91, 3, false, false, 0, CONTRACT_KINDS(192), "schema/pg15/deparse.txt:398:19"},
-	{ 91, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:400:20"},
-	{ 92, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:402:19"},
-	{ 92, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:404:19"},
-	{ 92, 2, false, false, 0, CONTRACT_KINDS(196), "schema/pg15/deparse.txt:406:23"},
-	{ 92, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:408:18"},
-	{ 92, 5, false, false, 0, CONTRACT_KINDS(198), "schema/pg15/deparse.txt:410:18"},
-	{ 93, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:412:26"},
-	{ 94, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:414:26"},
-	{ 96, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:416:25"},
-	{ 96, 1, false, false, 0, CONTRACT_KINDS(202), "schema/pg15/deparse.txt:418:25"},
-	{ 97, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:420:15"},
-	{ 97, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:422:18"},
-	{ 97, 1, false, false, 0, CONTRACT_KINDS(205), "schema/pg15/deparse.txt:424:18"},
-	{ 97, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:426:16"},
-	{ 97, 2, false, false, 0, CONTRACT_KINDS(207), "schema/pg15/deparse.txt:428:16"},
-	{ 97, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:430:18"},
-	{ 97, 4, false, false, 0, CONTRACT_KINDS(209), "schema/pg15/deparse.txt:432:18"},
-	{ 98, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:434:19"},
-	{ 99, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:436:29"},
-	{ 99, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:438:29"},
-	{ 99, 0, false, false, 0, CONTRACT_KINDS(213), "schema/pg15/deparse.txt:440:29"},
-	{ 99, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:442:28"},
-	{ 99, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:444:30"},
-	{ 99, 3, false, false, 0, CONTRACT_KINDS(216), "schema/pg15/deparse.txt:446:30"},
-	{ 100, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:448:21"},
-	{ 100, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:450:22"},
-	{ 100, 1, false, false, 0, CONTRACT_KINDS(219), "schema/pg15/deparse.txt:452:22"},
-	{ 101, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:454:19"},
-	{ 101, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:456:20"},
-	{ 101, 2, false, false, 0, CONTRACT_KINDS(222), "schema/pg15/deparse.txt:458:20"},
-	{ 102, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:460:20"},
-	{ 102, 0, false, false, 0, CONTRACT_KINDS(224), "schema/pg15/deparse.txt:462:20"},
-	{ 102, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:464:17"},
-	{ 102, 1, false, false, 0, CONTRACT_KINDS(226), "schema/pg15/deparse.txt:466:17"},
-	{ 103, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:468:19"},
-	{ 103, 0, false, false, 0, CONTRACT_KINDS(228), "schema/pg15/deparse.txt:470:19"},
-	{ 103, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:472:21"},
-	{ 103, 1, false, false, 0, CONTRACT_KINDS(230), "schema/pg15/deparse.txt:474:21"},
-	{ 104, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:476:25"},
-	{ 104, 0, false, false, 0, CONTRACT_KINDS(232), "schema/pg15/deparse.txt:478:25"},
-	{ 104, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:480:24"},
-	{ 105, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:482:24"},
-	{ 105, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:484:23"},
-	{ 105, 1, false, false, 0, CONTRACT_KINDS(236), "schema/pg15/deparse.txt:486:23"},
-	{ 106, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:488:23"},
-	{ 106, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:490:22"},
-	{ 106, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:492:22"},
-	{ 106, 1, false, false, 0, CONTRACT_KINDS(240), "schema/pg15/deparse.txt:494:22"},
-	{ 107, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:496:22"},
-	{ 107, 2, false, false, 0, CONTRACT_KINDS(242), "schema/pg15/deparse.txt:498:22"},
-	{ 108, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:500:23"},
-	{ 110, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:502:25"},
-	{ 110, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:504:25"},
-	{ 110, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:506:25"},
-	{ 110, 4, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:508:25"},
-	{ 110, 4, false, false, 0, CONTRACT_KINDS(248), "schema/pg15/deparse.txt:510:25"},
-	{ 110, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:512:21"},
-	{ 110, 5, false, false, 0, CONTRACT_KINDS(250), "schema/pg15/deparse.txt:514:21"},
-	{ 110, 9, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:516:24"},
-	{ 110, 9, false, false, 0, CONTRACT_KINDS(252), "schema/pg15/deparse.txt:518:24"},
-	{ 110, 10, false, false, 0, CONTRACT_KINDS(253), "schema/pg15/deparse.txt:520:28"},
-	{ 110, 11, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:522:32"},
-	{ 110, 11, false, false, 0, CONTRACT_KINDS(255), "schema/pg15/deparse.txt:524:32"},
-	{ 111, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:526:24"},
-	{ 111, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:528:27"},
-	{ 111, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:530:27"},
-	{ 111, 2, false, false, 0, CONTRACT_KINDS(259), "schema/pg15/deparse.txt:532:27"},
-	{ 111, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:534:26"},
-	{ 111, 3, false, false, 0, CONTRACT_KINDS(261), "schema/pg15/deparse.txt:536:26"},
-	{ 111, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:538:29"},
-	{ 111, 4, false, false, 0, CONTRACT_KINDS(263), "schema/pg15/deparse.txt:540:29"},
-	{ 112, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:542:21"},
-	{ 112, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:544:24"},
-	{ 112, 2, false, false, 0, CONTRACT_KINDS(266), "schema/pg15/deparse.txt:546:24"},
-	{ 113, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:548:20"},
-	{ 113, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:550:23"},
-	{ 113, 1, false, false, 0, CONTRACT_KINDS(269), "schema/pg15/deparse.txt:552:23"},
-	{ 114, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:554:20"},
-	{ 114, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:556:20"},
-	{ 114, 0, false, false, 0, CONTRACT_KINDS(272), "schema/pg15/deparse.txt:558:20"},
-	{ 115, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:560:20"},
-	{ 115, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:562:20"},
-	{ 115, 0, false, false, 0, CONTRACT_KINDS(275), "schema/pg15/deparse.txt:564:20"},
-	{ 116, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:566:32"},
-	{ 116, 0, false, false, 0, CONTRACT_KINDS(277), "schema/pg15/deparse.txt:568:32"},
-	{ 117, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:570:20"},
-	{ 117, 3, false, false, 0, CONTRACT_KINDS(279), "schema/pg15/deparse.txt:572:20"},
-	{ 119, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:574:30"},
-	{ 119, 2, false, false, 0, CONTRACT_KINDS(281), "schema/pg15/deparse.txt:576:30"},
-	{ 120, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:578:26"},
-	{ 120, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:580:27"},
-	{ 120, 1, false, false, 0, CONTRACT_KINDS(284), "schema/pg15/deparse.txt:582:27"},
-	{ 122, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:584:29"},
-	{ 122, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:586:30"},
-	{ 123, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:588:26"},
-	{ 124, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:590:38"},
-	{ 124, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:592:38"},
-	{ 124, 0, false, false, 0, CONTRACT_KINDS(290), "schema/pg15/deparse.txt:594:38"},
-	{ 124, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:596:40"},
-	{ 124, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:598:39"},
-	{ 124, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:600:32"},
-	{ 124, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:602:32"},
-	{ 124, 3, false, false, 0, CONTRACT_KINDS(295), "schema/pg15/deparse.txt:604:32"},
-	{ 125, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:606:27"},
-	{ 125, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:608:27"},
-	{ 126, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:610:31"},
-	{ 126, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:612:31"},
-	{ 126, 0, false, false, 0, CONTRACT_KINDS(300), "schema/pg15/deparse.txt:614:31"},
-	{ 126, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:616:32"},
-	{ 126, 1, false, false, 0, CONTRACT_KINDS(302), "schema/pg15/deparse.txt:618:32"},
-	{ 126, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:620:26"},
-	{ 126, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:622:28"},
-	{ 126, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:624:25"},
-	{ 126, 4, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:626:25"},
-	{ 126, 4, false, false, 0, CONTRACT_KINDS(307), "schema/pg15/deparse.txt:628:25"},
-	{ 127, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:630:33"},
-	{ 127, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:632:33"},
-	{ 127, 0, false, false, 0, CONTRACT_KINDS(310), "schema/pg15/deparse.txt:634:33"},
-	{ 127, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:636:27"},
-	{ 128, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:638:32"},
-	{ 128, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:640:32"},
-	{ 128, 0, false, false, 0, CONTRACT_KINDS(314), "schema/pg15/deparse.txt:642:32"},
-	{ 128, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:644:26"},
-	{ 128, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:646:25"},
-	{ 128, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:648:25"},
-	{ 128, 3, false, false, 0, CONTRACT_KINDS(318), "schema/pg15/deparse.txt:650:25"},
-	{ 129, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:652:18"},
-	{ 129, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:654:22"},
-	{ 129, 1, false, false, 0, CONTRACT_KINDS(321), "schema/pg15/deparse.txt:656:22"},
-	{ 129, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:658:19"},
-	{ 129, 2, false, false, 0, CONTRACT_KINDS(323), "schema/pg15/deparse.txt:660:19"},
-	{ 130, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:662:18"},
-	{ 130, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:664:20"},
-	{ 130, 1, false, false, 0, CONTRACT_KINDS(326), "schema/pg15/deparse.txt:666:20"},
-	{ 132, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:668:30"},
-	{ 132, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:670:25"},
-	{ 132, 2, false, false, 0, CONTRACT_KINDS(329), "schema/pg15/deparse.txt:672:25"},
-	{ 133, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:674:37"},
-	{ 133, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:676:30"},
-	{ 133, 3, false, false, 0, CONTRACT_KINDS(332), "schema/pg15/deparse.txt:678:30"},
-	{ 134, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:680:35"},
-	{ 135, 2, false, false, 0, CONTRACT_KINDS(334), "schema/pg15/deparse.txt:682:31"},
-	{ 135, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:684:32"},
-	{ 136, 2, false, false, 0, CONTRACT_KINDS(336), "schema/pg15/deparse.txt:686:30"},
-	{ 136, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:688:33"},
-	{ 137, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:690:23"},
-	{ 137, 2, false, false, 0, CONTRACT_KINDS(339), "schema/pg15/deparse.txt:692:23"},
-	{ 137, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:694:25"},
-	{ 138, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:696:28"},
-	{ 138, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:698:27"},
-	{ 138, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:700:27"},
-	{ 138, 1, false, false, 0, CONTRACT_KINDS(344), "schema/pg15/deparse.txt:702:27"},
-	{ 139, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:704:25"},
-	{ 139, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:706:25"},
-	{ 139, 0, false, false, 0, CONTRACT_KINDS(347), "schema/pg15/deparse.txt:708:25"},
-	{ 139, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:710:23"},
-	{ 139, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:712:23"},
-	{ 139, 1, false, false, 0, CONTRACT_KINDS(350), "schema/pg15/deparse.txt:714:23"},
-	{ 140, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:716:21"},
-	{ 140, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:718:21"},
-	{ 140, 0, false, false, 0, CONTRACT_KINDS(353), "schema/pg15/deparse.txt:720:21"},
-	{ 141, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:722:25"},
-	{ 141, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:724:25"},
-	{ 141, 0, false, false, 0, CONTRACT_KINDS(356), "schema/pg15/deparse.txt:726:25"},
-	{ 141, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:728:27"},
-	{ 142, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:730:27"},
-	{ 142, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:732:30"},
-	{ 142, 1, false, false, 0, CONTRACT_KINDS(360), "schema/pg15/deparse.txt:734:30"},
-	{ 143, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:736:26"},
-	{ 143, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:738:26"},
-	{ 143, 0, false, false, 0, CONTRACT_KINDS(363), "schema/pg15/deparse.txt:740:26"},
-	{ 143, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:742:21"},
-	{ 143, 1, false, false, 0, CONTRACT_KINDS(365), "schema/pg15/deparse.txt:744:21"},
-	{ 144, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:746:27"},
-	{ 144, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:748:27"},
-	{ 144, 0, false, false, 0, CONTRACT_KINDS(368), "schema/pg15/deparse.txt:750:27"},
-	{ 144, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:752:24"},
-	{ 144, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:754:24"},
-	{ 144, 1, false, false, 0, CONTRACT_KINDS(371), "schema/pg15/deparse.txt:756:24"},
-	{ 145, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:758:25"},
-	{ 145, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:760:25"},
-	{ 145, 0, false, false, 0, CONTRACT_KINDS(374), "schema/pg15/deparse.txt:762:25"},
-	{ 145, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:764:23"},
-	{ 146, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:766:32"},
-	{ 146, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:768:32"},
-	{ 146, 0, false, false, 0, CONTRACT_KINDS(378), "schema/pg15/deparse.txt:770:32"},
-	{ 146, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:772:31"},
-	{ 146, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:774:31"},
-	{ 146, 1, false, false, 0, CONTRACT_KINDS(381), "schema/pg15/deparse.txt:776:31"},
-	{ 147, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:778:34"},
-	{ 147, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:780:34"},
-	{ 147, 1, false, false, 0, CONTRACT_KINDS(384), "schema/pg15/deparse.txt:782:34"},
-	{ 147, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:784:36"},
-	{ 147, 2, false, false, 0, CONTRACT_KINDS(386), "schema/pg15/deparse.txt:786:36"},
-	{ 147, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:788:32"},
-	{ 147, 3, false, false, 0, CONTRACT_KINDS(388), "schema/pg15/deparse.txt:790:32"},
-	{ 148, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:792:23"},
-	{ 148, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:794:28"},
-	{ 148, 1, false, false, 0, CONTRACT_KINDS(391), "schema/pg15/deparse.txt:796:28"},
-	{ 148, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:798:23"},
-	{ 148, 2, false, false, 0, CONTRACT_KINDS(393), "schema/pg15/deparse.txt:800:23"},
-	{ 149, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:802:22"},
-	{ 149, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:804:27"},
-	{ 149, 1, false, false, 0, CONTRACT_KINDS(396), "schema/pg15/deparse.txt:806:27"},
-	{ 149, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:808:22"},
-	{ 149, 2, false, false, 0, CONTRACT_KINDS(398), "schema/pg15/deparse.txt:810:22"},
-	{ 150, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:812:36"},
-	{ 150, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:814:33"},
-	{ 150, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:816:33"},
-	{ 150, 5, false, false, 0, CONTRACT_KINDS(402), "schema/pg15/deparse.txt:818:33"},
-	{ 151, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:820:35"},
-	{ 151, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:822:32"},
-	{ 151, 2, false, false, 0, CONTRACT_KINDS(405), "schema/pg15/deparse.txt:824:32"},
-	{ 152, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:826:28"},
-	{ 152, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:828:34"},
-	{ 152, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:830:31"},
-	{ 152, 3, false, false, 0, CONTRACT_KINDS(409), "schema/pg15/deparse.txt:832:31"},
-	{ 153, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:834:27"},
-	{ 153, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:836:33"},
-	{ 153, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:838:30"},
-	{ 153, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:840:30"},
-	{ 153, 2, false, false, 0, CONTRACT_KINDS(414), "schema/pg15/deparse.txt:842:30"},
-	{ 154, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:844:26"},
-	{ 154, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:846:32"},
-	{ 155, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:848:43"},
-	{ 155, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:850:36"},
-	{ 155, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:852:36"},
-	{ 155, 1, false, false, 0, CONTRACT_KINDS(420), "schema/pg15/deparse.txt:854:36"},
-	{ 156, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:856:43"},
-	{ 156, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:858:29"},
-	{ 156, 2, false, false, 0, CONTRACT_KINDS(423), "schema/pg15/deparse.txt:860:29"},
-	{ 156, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:862:42"},
-	{ 157, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:864:21"},
-	{ 157, 1, false, false, 0, CONTRACT_KINDS(426), "schema/pg15/deparse.txt:866:21"},
-	{ 158, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:868:34"},
-	{ 158, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:870:35"},
-	{ 158, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:872:32"},
-	{ 158, 2, false, false, 0, CONTRACT_KINDS(430), "schema/pg15/deparse.txt:874:32"},
-	{ 159, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:876:37"},
-	{ 159, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:878:39"},
-	{ 159, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:880:38"},
-	{ 159, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:882:36"},
-	{ 159, 4, false, false, 0, CONTRACT_KINDS(435), "schema/pg15/deparse.txt:884:36"},
-	{ 159, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:886:33"},
-	{ 159, 5, false, false, 0, CONTRACT_KINDS(437), "schema/pg15/deparse.txt:888:33"},
-	{ 160, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:890:29"},
-	{ 160, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:892:29"},
-	{ 160, 2, false, false, 0, CONTRACT_KINDS(440), "schema/pg15/deparse.txt:894:29"},
-	{ 161, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:896:28"},
-	{ 161, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:898:28"},
-	{ 161, 1, false, false, 0, CONTRACT_KINDS(443), "schema/pg15/deparse.txt:900:28"},
-	{ 162, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:902:36"},
-	{ 162, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:904:35"},
-	{ 162, 3, false, false, 0, CONTRACT_KINDS(446), "schema/pg15/deparse.txt:906:35"},
-	{ 163, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:908:30"},
-	{ 163, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:910:31"},
-	{ 163, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:912:32"},
-	{ 163, 2, false, false, 0, CONTRACT_KINDS(450), "schema/pg15/deparse.txt:914:32"},
-	{ 163, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:916:30"},
-	{ 163, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:918:30"},
-	{ 163, 3, false, false, 0, CONTRACT_KINDS(453), "schema/pg15/deparse.txt:920:30"},
-	{ 164, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:922:29"},
-	{ 164, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:924:30"},
-	{ 165, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:926:29"},
-	{ 166, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:928:35"},
-	{ 167, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:930:25"},
-	{ 168, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:932:30"},
-	{ 168, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:934:24"},
-	{ 168, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:936:27"},
-	{ 168, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:938:24"},
-	{ 168, 4, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:940:24"},
-	{ 168, 4, false, false, 0, CONTRACT_KINDS(464), "schema/pg15/deparse.txt:942:24"},
-	{ 168, 5, false, false, 0, CONTRACT_KINDS(465), "schema/pg15/deparse.txt:944:23"},
-	{ 168, 6, false, false, 0, CONTRACT_KINDS(466), "schema/pg15/deparse.txt:946:29"},
-	{ 169, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:948:29"},
-	{ 169, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:950:23"},
-	{ 169, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:952:23"},
-	{ 169, 2, false, false, 0, CONTRACT_KINDS(470), "schema/pg15/deparse.txt:954:23"},
-	{ 169, 3, false, false, 0, CONTRACT_KINDS(471), "schema/pg15/deparse.txt:956:22"},
-	{ 169, 4, false, false, 0, CONTRACT_KINDS(472), "schema/pg15/deparse.txt:958:28"},
-	{ 170, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:960:31"},
-	{ 170, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:962:26"},
-	{ 171, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:964:21"},
-	{ 171, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:966:27"},
-	{ 171, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:968:27"},
-	{ 171, 1, false, false, 0, CONTRACT_KINDS(478), "schema/pg15/deparse.txt:970:27"},
-	{ 171, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:972:21"},
-	{ 172, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:974:31"},
-	{ 172, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:976:31"},
-	{ 172, 1, false, false, 0, CONTRACT_KINDS(482), "schema/pg15/deparse.txt:978:31"},
-	{ 172, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:980:34"},
-	{ 172, 2, false, false, 0, CONTRACT_KINDS(484), "schema/pg15/deparse.txt:982:34"},
-	{ 173, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:984:30"},
-	{ 173, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:986:30"},
-	{ 173, 1, false, false, 0, CONTRACT_KINDS(487), "schema/pg15/deparse.txt:988:30"},
-	{ 173, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:990:33"},
-	{ 173, 2, false, false, 0, CONTRACT_KINDS(489), "schema/pg15/deparse.txt:992:33"},
-	{ 174, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:994:32"},
-	{ 174, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:996:36"},
-	{ 174, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:998:36"},
-	{ 174, 2, false, false, 0, CONTRACT_KINDS(493), "schema/pg15/deparse.txt:1000:36"},
-	{ 174, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1002:32"},
-	{ 174, 3, false, false, 0, CONTRACT_KINDS(495), "schema/pg15/deparse.txt:1004:32"},
-	{ 175, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1006:31"},
-	{ 175, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1008:35"},
-	{ 175, 3, false, false, 0, CONTRACT_KINDS(498), "schema/pg15/deparse.txt:1010:35"},
-	{ 175, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1012:31"},
-	{ 175, 4, false, false, 0, CONTRACT_KINDS(500), "schema/pg15/deparse.txt:1014:31"},
-	{ 176, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1016:30"},
-	{ 177, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1018:26"},
-	{ 177, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1020:26"},
-	{ 177, 0, false, false, 0, CONTRACT_KINDS(504), "schema/pg15/deparse.txt:1022:26"},
-	{ 177, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1024:28"},
-	{ 177, 1, false, false, 0, CONTRACT_KINDS(506), "schema/pg15/deparse.txt:1026:28"},
-	{ 177, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1028:23"},
-	{ 177, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1030:23"},
-	{ 177, 2, false, false, 0, CONTRACT_KINDS(509), "schema/pg15/deparse.txt:1032:23"},
-	{ 177, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1034:27"},
-	{ 177, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1036:27"},
-	{ 177, 3, false, false, 0, CONTRACT_KINDS(512), "schema/pg15/deparse.txt:1038:27"},
-	{ 178, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1040:29"},
-	{ 178, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1042:29"},
-	{ 178, 0, false, false, 0, CONTRACT_KINDS(515), "schema/pg15/deparse.txt:1044:29"},
-	{ 179, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1046:19"},
-	{ 180, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1048:25"},
-	{ 180, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1050:25"},
-	{ 180, 0, false, false, 0, CONTRACT_KINDS(519), "schema/pg15/deparse.txt:1052:25"},
-	{ 181, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1054:13"},
-	{ 181, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1056:13"},
-	{ 181, 1, false, false, 0, CONTRACT_KINDS(522), "schema/pg15/deparse.txt:1058:13"},
-	{ 181, 2, false, false, 0, CONTRACT_KINDS(523), "schema/pg15/deparse.txt:1060:14"},
-	{ 181, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1062:14"},
-	{ 181, 3, false, false, 0, CONTRACT_KINDS(525), "schema/pg15/deparse.txt:1064:14"},
-	{ 182, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1066:18"},
-	{ 182, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1068:18"},
-	{ 182, 0, false, false, 0, CONTRACT_KINDS(528), "schema/pg15/deparse.txt:1070:18"},
-	{ 184, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1072:19"},
-	{ 184, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1074:19"},
-	{ 184, 0, false, false, 0, CONTRACT_KINDS(531), "schema/pg15/deparse.txt:1076:19"},
-	{ 184, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1078:15"},
-	{ 184, 1, false, false, 0, CONTRACT_KINDS(533), "schema/pg15/deparse.txt:1080:15"},
-	{ 184, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1082:20"},
-	{ 184, 2, false, false, 0, CONTRACT_KINDS(535), "schema/pg15/deparse.txt:1084:20"},
-	{ 184, 3, false, false, 0, CONTRACT_KINDS(536), "schema/pg15/deparse.txt:1086:21"},
-	{ 186, 1, false, false, 0, CONTRACT_KINDS(537), "schema/pg15/deparse.txt:1088:16"},
-	{ 186, 2, false, false, 0, CONTRACT_KINDS(538), "schema/pg15/deparse.txt:1090:16"},
-	{ 187, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1092:19"},
-	{ 187, 0, false, false, 0, CONTRACT_KINDS(540), "schema/pg15/deparse.txt:1094:19"},
-	{ 187, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1096:27"},
-	{ 187, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1098:27"},
-	{ 187, 1, false, false, 0, CONTRACT_KINDS(543), "schema/pg15/deparse.txt:1100:27"},
-	{ 188, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1102:22"},
-	{ 188, 0, false, false, 0, CONTRACT_KINDS(545), "schema/pg15/deparse.txt:1104:22"},
-	{ 189, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1106:23"},
-	{ 189, 1, false, false, 0, CONTRACT_KINDS(547), "schema/pg15/deparse.txt:1108:23"},
-	{ 189, 2, false, false, 0, CONTRACT_KINDS(548), "schema/pg15/deparse.txt:1110:15"},
-	{ 190, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1112:23"},
-	{ 190, 0, false, false, 0, CONTRACT_KINDS(550), "schema/pg15/deparse.txt:1114:23"},
-	{ 191, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1116:14"},
-	{ 191, 0, false, false, 0, CONTRACT_KINDS(552), "schema/pg15/deparse.txt:1118:14"},
-	{ 191, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1120:20"},
-	{ 192, 0, false, false, 0, CONTRACT_KINDS(554), "schema/pg15/deparse.txt:1122:19"},
-	{ 192, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1124:24"},
-	{ 192, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1126:24"},
-	{ 192, 1, false, false, 0, CONTRACT_KINDS(557), "schema/pg15/deparse.txt:1128:24"},
-	{ 193, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1130:13"},
-	{ 193, 0, false, false, 0, CONTRACT_KINDS(559), "schema/pg15/deparse.txt:1132:13"},
-	{ 193, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1134:15"},
-	{ 193, 3, false, false, 0, CONTRACT_KINDS(561), "schema/pg15/deparse.txt:1136:15"},
-	{ 194, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1138:28"},
-	{ 194, 2, false, false, 0, CONTRACT_KINDS(563), "schema/pg15/deparse.txt:1140:28"},
-	{ 194, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1142:24"},
-	{ 194, 3, false, false, 0, CONTRACT_KINDS(565), "schema/pg15/deparse.txt:1144:24"},
-	{ 194, 5, false, false, 0, CONTRACT_KINDS(566), "schema/pg15/deparse.txt:1146:24"},
-	{ 194, 6, false, false, 0, CONTRACT_KINDS(567), "schema/pg15/deparse.txt:1148:22"},
-	{ 195, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1150:25"},
-	{ 195, 1, false, false, 0, CONTRACT_KINDS(569), "schema/pg15/deparse.txt:1152:25"},
-	{ 195, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1154:22"},
-	{ 196, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1156:25"},
-	{ 196, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1158:25"},
-	{ 196, 3, false, false, 0, CONTRACT_KINDS(573), "schema/pg15/deparse.txt:1160:25"},
-	{ 196, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1162:26"},
-	{ 196, 5, false, false, 0, CONTRACT_KINDS(575), "schema/pg15/deparse.txt:1164:26"},
-	{ 197, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1166:27"},
-	{ 197, 0, false, false, 0, CONTRACT_KINDS(577), "schema/pg15/deparse.txt:1168:27"},
-	{ 197, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1170:25"},
-	{ 197, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1172:25"},
-	{ 197, 1, false, false, 0, CONTRACT_KINDS(580), "schema/pg15/deparse.txt:1174:25"},
-	{ 197, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1176:23"},
-	{ 197, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1178:23"},
-	{ 197, 2, false, false, 0, CONTRACT_KINDS(583), "schema/pg15/deparse.txt:1180:23"},
-	{ 197, 3, false, false, 0, CONTRACT_KINDS(584), "schema/pg15/deparse.txt:1182:29"},
-	{ 198, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1184:24"},
-	{ 198, 1, false, false, 0, CONTRACT_KINDS(586), "schema/pg15/deparse.txt:1186:24"},
-	{ 198, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1188:24"},
-	{ 198, 2, false, false, 0, CONTRACT_KINDS(588), "schema/pg15/deparse.txt:1190:24"},
-	{ 198, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1192:27"},
-	{ 198, 3, false, false, 0, CONTRACT_KINDS(590), "schema/pg15/deparse.txt:1194:27"},
-	{ 198, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1196:24"},
-	{ 198, 4, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1198:24"},
-	{ 198, 4, false, false, 0, CONTRACT_KINDS(593), "schema/pg15/deparse.txt:1200:24"},
-	{ 199, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1202:27"},
-	{ 199, 4, false, false, 0, CONTRACT_KINDS(595), "schema/pg15/deparse.txt:1204:27"},
-	{ 199, 5, false, false, 0, CONTRACT_KINDS(596), "schema/pg15/deparse.txt:1206:30"},
-	{ 200, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1208:16"},
-	{ 200, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1210:16"},
-	{ 200, 0, false, false, 0, CONTRACT_KINDS(599), "schema/pg15/deparse.txt:1212:16"},
-	{ 200, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1214:18"},
-	{ 200, 4, false, false, 0, CONTRACT_KINDS(601), "schema/pg15/deparse.txt:1216:18"},
-	{ 200, 6, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1218:23"},
-	{ 200, 6, false, false, 0, CONTRACT_KINDS(603), "schema/pg15/deparse.txt:1220:23"},
-	{ 201, 15, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1222:23"},
-	{ 201, 15, false, false, 0, CONTRACT_KINDS(605), "schema/pg15/deparse.txt:1224:23"},
-	{ 201, 16, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1226:22"},
-	{ 201, 16, false, false, 0, CONTRACT_KINDS(607), "schema/pg15/deparse.txt:1228:22"},
-	{ 202, 1, false, false, 0, CONTRACT_KINDS(608), "schema/pg15/deparse.txt:1230:16"},
-	{ 202, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1232:21"},
-	{ 202, 3, false, false, 0, CONTRACT_KINDS(610), "schema/pg15/deparse.txt:1234:21"},
-	{ 202, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1236:19"},
-	{ 202, 4, false, false, 0, CONTRACT_KINDS(612), "schema/pg15/deparse.txt:1238:19"},
-	{ 202, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1240:23"},
-	{ 202, 5, false, false, 0, CONTRACT_KINDS(614), "schema/pg15/deparse.txt:1242:23"},
-	{ 203, 1, false, false, 0, CONTRACT_KINDS(615), "schema/pg15/deparse.txt:1244:16"},
-	{ 204, 6, false, false, 0, CONTRACT_KINDS(616), "schema/pg15/deparse.txt:1246:21"},
-	{ 204, 10, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1248:17"},
-	{ 204, 10, false, false, 0, CONTRACT_KINDS(618), "schema/pg15/deparse.txt:1250:17"},
-	{ 204, 12, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1252:23"},
-	{ 204, 12, false, false, 0, CONTRACT_KINDS(620), "schema/pg15/deparse.txt:1254:23"},
-	{ 204, 13, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1256:20"},
-	{ 204, 13, false, false, 0, CONTRACT_KINDS(622), "schema/pg15/deparse.txt:1258:20"},
-	{ 204, 20, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1260:21"},
-	{ 204, 20, false, false, 0, CONTRACT_KINDS(624), "schema/pg15/deparse.txt:1262:21"},
-	{ 204, 21, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1264:21"},
-	{ 204, 21, false, false, 0, CONTRACT_KINDS(626), "schema/pg15/deparse.txt:1266:21"},
-	{ 205, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1268:17"},
-	{ 205, 2, false, false, 0, CONTRACT_KINDS(628), "schema/pg15/deparse.txt:1270:13"},
-	{ 205, 2, false, false, 0, CONTRACT_KINDS(629), "schema/pg15/deparse.txt:1272:13"},
-	{ 211, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1274:21"},
-	{ 211, 1, false, false, 0, CONTRACT_KINDS(631), "schema/pg15/deparse.txt:1276:21"},
-	{ 213, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1278:24"},
-	{ 213, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1280:24"},
-	{ 213, 0, false, false, 0, CONTRACT_KINDS(634), "schema/pg15/deparse.txt:1282:24"},
-	{ 213, 1, false, false, 0, CONTRACT_KINDS(635), "schema/pg15/deparse.txt:1284:24"},
-	{ 213, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1286:28"},
-	{ 213, 2, false, false, 0, CONTRACT_KINDS(637), "schema/pg15/deparse.txt:1288:28"},
-	{ 214, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1290:17"},
-	{ 214, 1, false, false, 0, CONTRACT_KINDS(639), "schema/pg15/deparse.txt:1292:17"},
-	{ 215, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1294:32"},
-	{ 215, 3, false, false, 0, CONTRACT_KINDS(641), "schema/pg15/deparse.txt:1296:32"},
-	{ 215, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1298:30"},
-	{ 215, 4, false, false, 0, CONTRACT_KINDS(643), "schema/pg15/deparse.txt:1300:30"},
-	{ 216, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1302:26"},
-	{ 217, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1304:28"},
-	{ 217, 3, false, false, 0, CONTRACT_KINDS(646), "schema/pg15/deparse.txt:1306:27"},
-	{ 218, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1308:27"},
-	{ 218, 0, false, false, 0, CONTRACT_KINDS(648), "schema/pg15/deparse.txt:1310:27"},
-	{ 220, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1312:19"},
-	{ 220, 1, false, false, 0, CONTRACT_KINDS(650), "schema/pg15/deparse.txt:1314:19"},
-	{ 220, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1316:24"},
-	{ 221, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1318:17"},
-	{ 221, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1320:17"},
-	{ 221, 0, false, false, 0, CONTRACT_KINDS(654), "schema/pg15/deparse.txt:1322:17"},
-	{ 222, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1324:25"},
-	{ 222, 0, false, false, 0, CONTRACT_KINDS(656), "schema/pg15/deparse.txt:1326:25"},
-	{ 222, 1, false, false, 0, CONTRACT_KINDS(657), "schema/pg15/deparse.txt:1328:26"},
-	{ 223, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1330:30"},
-	{ 223, 2, false, false, 0, CONTRACT_KINDS(659), "schema/pg15/deparse.txt:1332:30"},
-	{ 223, 3, false, false, 0, CONTRACT_KINDS(660), "schema/pg15/deparse.txt:1334:31"},
-	{ 224, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1336:33"},
-	{ 224, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1338:33"},
-	{ 224, 0, false, false, 0, CONTRACT_KINDS(663), "schema/pg15/deparse.txt:1340:33"},
-	{ 224, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1342:35"},
-	{ 225, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1344:31"},
-	{ 225, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1346:31"},
-	{ 225, 0, false, false, 0, CONTRACT_KINDS(667), "schema/pg15/deparse.txt:1348:31"},
-	{ 225, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1350:34"},
-	{ 225, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1352:33"},
-	{ 225, 2, false, false, 0, CONTRACT_KINDS(670), "schema/pg15/deparse.txt:1354:33"},
-	{ 225, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1356:35"},
-	{ 225, 3, false, false, 0, CONTRACT_KINDS(672), "schema/pg15/deparse.txt:1358:35"},
-	{ 225, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1360:34"},
-	{ 226, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1362:25"},
-	{ 226, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1364:31"},
-	{ 226, 1, false, false, 0, CONTRACT_KINDS(676), "schema/pg15/deparse.txt:1366:31"},
-	{ 226, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1368:26"},
-	{ 226, 3, false, false, 0, CONTRACT_KINDS(678), "schema/pg15/deparse.txt:1370:26"},
-	{ 227, 3, false, false, 0, CONTRACT_KINDS(679), "schema/pg15/deparse.txt:1372:27"},
-	{ 227, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1374:29"},
-	{ 227, 4, false, false, 0, CONTRACT_KINDS(681), "schema/pg15/deparse.txt:1376:29"},
-	{ 227, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1378:24"},
-	{ 227, 5, false, false, 0, CONTRACT_KINDS(683), "schema/pg15/deparse.txt:1380:24"},
-	{ 229, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1382:24"},
-	{ 230, 1, false, false, 0, CONTRACT_KINDS(685), "schema/pg15/deparse.txt:1384:20"},
-	{ 230, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1386:25"},
-	{ 230, 2, false, false, 0, CONTRACT_KINDS(687), "schema/pg15/deparse.txt:1388:25"},
-	{ 230, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1390:23"},
-	{ 230, 3, false, false, 0, CONTRACT_KINDS(689), "schema/pg15/deparse.txt:1392:23"},
-	{ 231, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1394:24"},
-	{ 231, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1396:27"},
-	{ 231, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:1398:27"},
-	{ 231, 1, false, false, 0, CONTRACT_KINDS(693), "schema/pg15/deparse.txt:1400:27"},
-	{ 232, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1402:31"},
-	{ 232, 4, false, false, 0, CONTRACT_KINDS(695), "schema/pg15/deparse.txt:1404:31"},
-	{ 232, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1406:32"},
-	{ 232, 5, false, false, 0, CONTRACT_KINDS(697), "schema/pg15/deparse.txt:1408:32"},
-	{ 232, 6, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1410:32"},
-	{ 232, 6, false, false, 0, CONTRACT_KINDS(699), "schema/pg15/deparse.txt:1412:32"},
-	{ 234, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1414:19"},
-	{ 235, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1416:25"},
-	{ 235, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1418:24"},
-	{ 235, 2, false, false, 0, CONTRACT_KINDS(703), "schema/pg15/deparse.txt:1420:24"},
-	{ 237, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1422:27"},
-	{ 237, 1, false, false, 0, CONTRACT_KINDS(705), "schema/pg15/deparse.txt:1424:31"},
-	{ 237, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1426:26"},
-	{ 237, 2, false, false, 0, CONTRACT_KINDS(707), "schema/pg15/deparse.txt:1428:26"},
+	{ 3, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:14:12"},
+	{ 6, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:16:17"},
+	{ 7, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:18:12"},
+	{ 7, 0, false, false, 0, CONTRACT_KINDS(3), false, -1, "", "schema/pg15/deparse.txt:20:12"},
+	{ 11, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:22:17"},
+	{ 11, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:24:16"},
+	{ 11, 1, false, false, 0, CONTRACT_KINDS(6), false, -1, "", "schema/pg15/deparse.txt:26:16"},
+	{ 12, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:28:18"},
+	{ 12, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:30:25"},
+	{ 17, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:32:19"},
+	{ 17, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:34:19"},
+	{ 17, 1, false, false, 0, CONTRACT_KINDS(11), false, -1, "", "schema/pg15/deparse.txt:36:19"},
+	{ 21, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:38:18"},
+	{ 21, 1, false, false, 0, CONTRACT_KINDS(13), false, -1, "", "schema/pg15/deparse.txt:40:18"},
+	{ 21, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:42:19"},
+	{ 26, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:44:15"},
+	{ 26, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:46:15"},
+	{ 26, 2, false, false, 0, CONTRACT_KINDS(17), false, -1, "", "schema/pg15/deparse.txt:48:15"},
+	{ 27, 3, false, false, 0, CONTRACT_KINDS(18), false, -1, "", "schema/pg15/deparse.txt:50:18"},
+	{ 27, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:52:19"},
+	{ 27, 4, false, false, 0, CONTRACT_KINDS(20), false, -1, "", "schema/pg15/deparse.txt:54:19"},
+	{ 27, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:56:19"},
+	{ 27, 5, false, false, 0, CONTRACT_KINDS(22), false, -1, "", "schema/pg15/deparse.txt:58:19"},
+	{ 37, 3, false, false, 0, CONTRACT_KINDS(23), false, -1, "", "schema/pg15/deparse.txt:60:14"},
+	{ 37, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:62:15"},
+	{ 37, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:64:15"},
+	{ 37, 4, false, false, 0, CONTRACT_KINDS(26), false, -1, "", "schema/pg15/deparse.txt:66:15"},
+	{ 37, 5, false, false, 0, CONTRACT_KINDS(27), false, -1, "", "schema/pg15/deparse.txt:68:20"},
+	{ 38, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:70:15"},
+	{ 38, 1, false, false, 0, CONTRACT_KINDS(29), false, -1, "", "schema/pg15/deparse.txt:72:15"},
+	{ 38, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:74:17"},
+	{ 38, 2, false, false, 0, CONTRACT_KINDS(31), false, -1, "", "schema/pg15/deparse.txt:76:17"},
+	{ 41, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:78:14"},
+	{ 41, 1, false, false, 0, CONTRACT_KINDS(33), false, -1, "", "schema/pg15/deparse.txt:80:14"},
+	{ 43, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:82:19"},
+	{ 43, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:84:19"},
+	{ 43, 3, false, false, 0, CONTRACT_KINDS(36), false, -1, "", "schema/pg15/deparse.txt:86:19"},
+	{ 44, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:88:17"},
+	{ 44, 5, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:90:17"},
+	{ 44, 5, false, false, 0, CONTRACT_KINDS(39), false, -1, "", "schema/pg15/deparse.txt:92:17"},
+	{ 46, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:94:20"},
+	{ 46, 3, false, false, 0, CONTRACT_KINDS(41), false, -1, "", "schema/pg15/deparse.txt:96:20"},
+	{ 46, 5, false, false, 0, CONTRACT_KINDS(42), true, -1, "", "schema/libpg_query.txt:315:33"},
+	{ 46, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:98:14"},
+	{ 46, 5, false, false, 0, CONTRACT_KINDS(44), false, -1, "", "schema/pg15/deparse.txt:100:14"},
+	{ 47, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:102:14"},
+	{ 47, 1, false, false, 0, CONTRACT_KINDS(46), false, -1, "", "schema/pg15/deparse.txt:104:14"},
+	{ 48, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:106:17"},
+	{ 48, 1, false, false, 0, CONTRACT_KINDS(48), false, -1, "", "schema/pg15/deparse.txt:108:17"},
+	{ 52, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:110:27"},
+	{ 57, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:112:15"},
+	{ 57, 2, false, false, 0, CONTRACT_KINDS(51), false, -1, "", "schema/pg15/deparse.txt:114:15"},
+	{ 57, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:116:15"},
+	{ 57, 3, false, false, 0, CONTRACT_KINDS(53), false, -1, "", "schema/pg15/deparse.txt:118:15"},
+	{ 57, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:120:23"},
+	{ 57, 4, false, false, 0, CONTRACT_KINDS(55), false, -1, "", "schema/pg15/deparse.txt:122:23"},
+	{ 57, 6, false, false, 0, CONTRACT_KINDS(56), false, -1, "", "schema/pg15/deparse.txt:124:16"},
+	{ 60, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:126:16"},
+	{ 60, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:128:22"},
+	{ 60, 1, false, false, 0, CONTRACT_KINDS(59), false, -1, "", "schema/pg15/deparse.txt:130:22"},
+	{ 60, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:132:20"},
+	{ 60, 3, false, false, 0, CONTRACT_KINDS(61), false, -1, "", "schema/pg15/deparse.txt:134:20"},
+	{ 64, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:136:21"},
+	{ 64, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:138:17"},
+	{ 64, 1, false, false, 0, CONTRACT_KINDS(64), false, -1, "", "schema/pg15/deparse.txt:140:17"},
+	{ 64, 2, false, false, 0, CONTRACT_KINDS(65), false, -1, "", "schema/pg15/deparse.txt:142:24"},
+	{ 64, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:144:27"},
+	{ 64, 4, false, false, 0, CONTRACT_KINDS(67), false, -1, "", "schema/pg15/deparse.txt:146:27"},
+	{ 65, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:148:21"},
+	{ 65, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:150:25"},
+	{ 65, 1, false, false, 0, CONTRACT_KINDS(70), false, -1, "", "schema/pg15/deparse.txt:152:25"},
+	{ 65, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:154:27"},
+	{ 65, 3, false, false, 0, CONTRACT_KINDS(72), false, -1, "", "schema/pg15/deparse.txt:156:27"},
+	{ 66, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:158:21"},
+	{ 66, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:160:24"},
+	{ 66, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:162:24"},
+	{ 66, 1, false, false, 0, CONTRACT_KINDS(76), false, -1, "", "schema/pg15/deparse.txt:164:24"},
+	{ 66, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:166:24"},
+	{ 66, 3, false, false, 0, CONTRACT_KINDS(78), false, -1, "", "schema/pg15/deparse.txt:168:24"},
+	{ 66, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:170:27"},
+	{ 66, 4, false, false, 0, CONTRACT_KINDS(80), false, -1, "", "schema/pg15/deparse.txt:172:27"},
+	{ 67, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:174:20"},
+	{ 67, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:176:27"},
+	{ 67, 1, false, false, 0, CONTRACT_KINDS(83), false, -1, "", "schema/pg15/deparse.txt:178:27"},
+	{ 67, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:180:26"},
+	{ 67, 2, false, false, 0, CONTRACT_KINDS(85), false, -1, "", "schema/pg15/deparse.txt:182:26"},
+	{ 67, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:184:30"},
+	{ 67, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:186:30"},
+	{ 67, 3, false, false, 0, CONTRACT_KINDS(88), false, -1, "", "schema/pg15/deparse.txt:188:30"},
+	{ 68, 0, false, false, 0, CONTRACT_KINDS(89), false, -1, "", "schema/pg15/deparse.txt:190:28"},
+	{ 68, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:192:24"},
+	{ 68, 2, false, false, 0, CONTRACT_KINDS(91), false, -1, "", "schema/pg15/deparse.txt:194:24"},
+	{ 68, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:196:24"},
+	{ 68, 3, false, false, 0, CONTRACT_KINDS(93), false, -1, "", "schema/pg15/deparse.txt:198:24"},
+	{ 68, 4, false, false, 0, CONTRACT_KINDS(94), false, -1, "", "schema/pg15/deparse.txt:200:25"},
+	{ 68, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:202:25"},
+	{ 68, 5, false, false, 0, CONTRACT_KINDS(96), false, -1, "", "schema/pg15/deparse.txt:204:25"},
+	{ 68, 7, false, false, 0, CONTRACT_KINDS(97), false, -1, "", "schema/pg15/deparse.txt:206:26"},
+	{ 68, 8, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:208:26"},
+	{ 68, 8, false, false, 0, CONTRACT_KINDS(99), false, -1, "", "schema/pg15/deparse.txt:210:26"},
+	{ 68, 9, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:212:25"},
+	{ 68, 9, false, false, 0, CONTRACT_KINDS(101), false, -1, "", "schema/pg15/deparse.txt:214:25"},
+	{ 68, 10, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:216:24"},
+	{ 68, 10, false, false, 0, CONTRACT_KINDS(103), false, -1, "", "schema/pg15/deparse.txt:218:24"},
+	{ 68, 11, false, false, 0, CONTRACT_KINDS(104), false, -1, "", "schema/pg15/deparse.txt:220:25"},
+	{ 68, 14, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:222:27"},
+	{ 68, 14, false, false, 0, CONTRACT_KINDS(106), false, -1, "", "schema/pg15/deparse.txt:224:27"},
+	{ 69, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:226:22"},
+	{ 69, 0, false, false, 0, CONTRACT_KINDS(108), false, -1, "", "schema/pg15/deparse.txt:228:22"},
+	{ 71, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:230:25"},
+	{ 71, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:232:21"},
+	{ 71, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:234:21"},
+	{ 71, 1, false, false, 0, CONTRACT_KINDS(112), false, -1, "", "schema/pg15/deparse.txt:236:21"},
+	{ 72, 4, false, false, 0, CONTRACT_KINDS(113), false, -1, "", "schema/pg15/deparse.txt:238:19"},
+	{ 73, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:240:25"},
+	{ 73, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:242:27"},
+	{ 73, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:244:27"},
+	{ 73, 1, false, false, 0, CONTRACT_KINDS(117), false, -1, "", "schema/pg15/deparse.txt:246:27"},
+	{ 73, 3, false, false, 0, CONTRACT_KINDS(118), false, -1, "", "schema/pg15/deparse.txt:248:21"},
+	{ 75, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:250:19"},
+	{ 75, 3, false, false, 0, CONTRACT_KINDS(120), false, -1, "", "schema/pg15/deparse.txt:252:19"},
+	{ 75, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:254:22"},
+	{ 75, 4, false, false, 0, CONTRACT_KINDS(122), false, -1, "", "schema/pg15/deparse.txt:256:22"},
+	{ 75, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:258:20"},
+	{ 75, 5, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:260:20"},
+	{ 75, 5, false, false, 0, CONTRACT_KINDS(125), false, -1, "", "schema/pg15/deparse.txt:262:20"},
+	{ 76, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:264:29"},
+	{ 76, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:266:29"},
+	{ 76, 0, false, false, 0, CONTRACT_KINDS(128), false, -1, "", "schema/pg15/deparse.txt:268:29"},
+	{ 76, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:270:29"},
+	{ 76, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:272:29"},
+	{ 76, 1, false, false, 0, CONTRACT_KINDS(131), false, -1, "", "schema/pg15/deparse.txt:274:29"},
+	{ 77, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:276:36"},
+	{ 77, 0, false, false, 0, CONTRACT_KINDS(133), false, -1, "", "schema/pg15/deparse.txt:278:36"},
+	{ 77, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:280:35"},
+	{ 79, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:282:20"},
+	{ 79, 2, false, false, 0, CONTRACT_KINDS(136), false, -1, "", "schema/pg15/deparse.txt:284:20"},
+	{ 80, 1, false, false, 0, CONTRACT_KINDS(137), false, -1, "", "schema/pg15/deparse.txt:286:16"},
+	{ 80, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:288:18"},
+	{ 80, 2, false, false, 0, CONTRACT_KINDS(139), false, -1, "", "schema/pg15/deparse.txt:290:18"},
+	{ 80, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:292:18"},
+	{ 80, 6, false, false, 0, CONTRACT_KINDS(141), false, -1, "", "schema/pg15/deparse.txt:294:18"},
+	{ 80, 7, false, false, 0, CONTRACT_KINDS(142), false, -1, "", "schema/pg15/deparse.txt:296:23"},
+	{ 81, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:298:21"},
+	{ 81, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:300:23"},
+	{ 81, 1, false, false, 0, CONTRACT_KINDS(145), false, -1, "", "schema/pg15/deparse.txt:302:23"},
+	{ 81, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:304:26"},
+	{ 81, 2, false, false, 0, CONTRACT_KINDS(147), false, -1, "", "schema/pg15/deparse.txt:306:26"},
+	{ 81, 7, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:308:20"},
+	{ 81, 7, false, false, 0, CONTRACT_KINDS(149), false, -1, "", "schema/pg15/deparse.txt:310:20"},
+	{ 82, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:312:21"},
+	{ 82, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:314:21"},
+	{ 82, 2, false, false, 0, CONTRACT_KINDS(152), false, -1, "", "schema/pg15/deparse.txt:316:21"},
+	{ 82, 3, false, false, 2, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:318:17"},
+	{ 82, 3, false, false, 0, CONTRACT_KINDS(154), false, -1, "", "schema/pg15/deparse.txt:320:17"},
+	{ 82, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:322:23"},
+	{ 82, 4, false, false, 0, CONTRACT_KINDS(156), false, -1, "", "schema/pg15/deparse.txt:324:23"},
+	{ 83, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:326:18"},
+	{ 83, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:328:18"},
+	{ 83, 0, false, false, 0, CONTRACT_KINDS(159), false, -1, "", "schema/pg15/deparse.txt:330:18"},
+	{ 84, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:332:24"},
+	{ 84, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:334:24"},
+	{ 84, 0, false, false, 0, CONTRACT_KINDS(162), false, -1, "", "schema/pg15/deparse.txt:336:24"},
+	{ 85, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:338:20"},
+	{ 85, 1, false, false, 0, CONTRACT_KINDS(164), false, -1, "", "schema/pg15/deparse.txt:340:20"},
+	{ 86, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:342:22"},
+	{ 87, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:344:20"},
+	{ 87, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:346:25"},
+	{ 87, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:348:24"},
+	{ 87, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:350:24"},
+	{ 87, 4, false, false, 0, CONTRACT_KINDS(170), false, -1, "", "schema/pg15/deparse.txt:352:24"},
+	{ 87, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:354:34"},
+	{ 87, 5, false, false, 0, CONTRACT_KINDS(172), false, -1, "", "schema/pg15/deparse.txt:356:34"},
+	{ 87, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:358:19"},
+	{ 87, 6, false, false, 0, CONTRACT_KINDS(174), false, -1, "", "schema/pg15/deparse.txt:360:19"},
+	{ 87, 7, false, false, 0, CONTRACT_KINDS(175), false, -1, "", "schema/pg15/deparse.txt:362:24"},
+	{ 88, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:364:29"},
+	{ 88, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:366:29"},
+	{ 88, 2, false, false, 0, CONTRACT_KINDS(178), false, -1, "", "schema/pg15/deparse.txt:368:29"},
+	{ 88, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:370:31"},
+	{ 88, 3, false, false, 0, CONTRACT_KINDS(180), false, -1, "", "schema/pg15/deparse.txt:372:31"},
+	{ 88, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:374:28"},
+	{ 88, 5, false, false, 0, CONTRACT_KINDS(182), false, -1, "", "schema/pg15/deparse.txt:376:28"},
+	{ 88, 6, false, false, 0, CONTRACT_KINDS(183), false, -1, "", "schema/pg15/deparse.txt:378:29"},
+	{ 89, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:380:24"},
+	{ 89, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:382:27"},
+	{ 89, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:384:27"},
+	{ 89, 2, false, false, 0, CONTRACT_KINDS(187), false, -1, "", "schema/pg15/deparse.txt:386:27"},
+	{ 90, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:388:13"},
+	{ 90, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:390:13"},
+	{ 90, 0, false, false, 0, CONTRACT_KINDS(190), false, -1, "", "schema/pg15/deparse.txt:392:13"},
+	{ 91, 3, false, false, 0, CONTRACT_KINDS(191), false, -1, "", "schema/pg15/deparse.txt:394:19"},
+	{ 91, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:396:20"},
+	{ 92, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:398:19"},
+	{ 92, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:400:19"},
+	{ 92, 2, false, false, 0, CONTRACT_KINDS(195), false, -1, "", "schema/pg15/deparse.txt:402:23"},
+	{ 92, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:404:18"},
+	{ 92, 5, false, false, 0, CONTRACT_KINDS(197), false, -1, "", "schema/pg15/deparse.txt:406:18"},
+	{ 93, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:408:26"},
+	{ 94, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:410:26"},
+	{ 96, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:412:25"},
+	{ 96, 1, false, false, 0, CONTRACT_KINDS(201), false, -1, "", "schema/pg15/deparse.txt:414:25"},
+	{ 97, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:416:15"},
+	{ 97, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:418:18"},
+	{ 97, 1, false, false, 0, CONTRACT_KINDS(204), false, -1, "", "schema/pg15/deparse.txt:420:18"},
+	{ 97, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:422:16"},
+	{ 97, 2, false, false, 0, CONTRACT_KINDS(206), false, -1, "", "schema/pg15/deparse.txt:424:16"},
+	{ 97, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:426:18"},
+	{ 97, 4, false, false, 0, CONTRACT_KINDS(208), false, -1, "", "schema/pg15/deparse.txt:428:18"},
+	{ 98, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:430:19"},
+	{ 99, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:432:29"},
+	{ 99, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:434:29"},
+	{ 99, 0, false, false, 0, CONTRACT_KINDS(212), false, -1, "", "schema/pg15/deparse.txt:436:29"},
+	{ 99, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:438:28"},
+	{ 99, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:440:30"},
+	{ 99, 3, false, false, 0, CONTRACT_KINDS(215), false, -1, "", "schema/pg15/deparse.txt:442:30"},
+	{ 100, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:444:21"},
+	{ 100, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:446:22"},
+	{ 100, 1, false, false, 0, CONTRACT_KINDS(218), false, -1, "", "schema/pg15/deparse.txt:448:22"},
+	{ 101, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:450:19"},
+	{ 101, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:452:20"},
+	{ 101, 2, false, false, 0, CONTRACT_KINDS(221), false, -1, "", "schema/pg15/deparse.txt:454:20"},
+	{ 102, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:456:20"},
+	{ 102, 0, false, false, 0, CONTRACT_KINDS(223), false, -1, "", "schema/pg15/deparse.txt:458:20"},
+	{ 102, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:460:17"},
+	{ 102, 1, false, false, 0, CONTRACT_KINDS(225), false, -1, "", "schema/pg15/deparse.txt:462:17"},
+	{ 103, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:464:19"},
+	{ 103, 0, false, false, 0, CONTRACT_KINDS(227), false, -1, "", "schema/pg15/deparse.txt:466:19"},
+	{ 103, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:468:21"},
+	{ 103, 1, false, false, 0, CONTRACT_KINDS(229), false, -1, "", "schema/pg15/deparse.txt:470:21"},
+	{ 104, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:472:25"},
+	{ 104, 0, false, false, 0, CONTRACT_KINDS(231), false, -1, "", "schema/pg15/deparse.txt:474:25"},
+	{ 104, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:476:24"},
+	{ 105, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:478:24"},
+	{ 105, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:480:23"},
+	{ 105, 1, false, false, 0, CONTRACT_KINDS(235), false, -1, "", "schema/pg15/deparse.txt:482:23"},
+	{ 106, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:484:23"},
+	{ 106, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:486:22"},
+	{ 106, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:488:22"},
+	{ 106, 1, false, false, 0, CONTRACT_KINDS(239), false, -1, "", "schema/pg15/deparse.txt:490:22"},
+	{ 107, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:492:22"},
+	{ 107, 2, false, false, 0, CONTRACT_KINDS(241), false, -1, "", "schema/pg15/deparse.txt:494:22"},
+	{ 108, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:496:23"},
+	{ 110, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:498:25"},
+	{ 110, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:500:25"},
+	{ 110, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:502:25"},
+	{ 110, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:504:25"},
+	{ 110, 4, false, false, 0, CONTRACT_KINDS(247), false, -1, "", "schema/pg15/deparse.txt:506:25"},
+	{ 110, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:508:21"},
+	{ 110, 5, false, false, 0, CONTRACT_KINDS(249), false, -1, "", "schema/pg15/deparse.txt:510:21"},
+	{ 110, 9, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:512:24"},
+	{ 110, 9, false, false, 0, CONTRACT_KINDS(251), false, -1, "", "schema/pg15/deparse.txt:514:24"},
+	{ 110, 10, false, false, 0, CONTRACT_KINDS(252), false, -1, "", "schema/pg15/deparse.txt:516:28"},
+	{ 110, 11, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:518:32"},
+	{ 110, 11, false, false, 0, CONTRACT_KINDS(254), false, -1, "", "schema/pg15/deparse.txt:520:32"},
+	{ 111, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:522:24"},
+	{ 111, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:524:27"},
+	{ 111, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:526:27"},
+	{ 111, 2, false, false, 0, CONTRACT_KINDS(258), false, -1, "", "schema/pg15/deparse.txt:528:27"},
+	{ 111, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:530:26"},
+	{ 111, 3, false, false, 0, CONTRACT_KINDS(260), false, -1, "", "schema/pg15/deparse.txt:532:26"},
+	{ 111, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:534:29"},
+	{ 111, 4, false, false, 0, CONTRACT_KINDS(262), false, -1, "", "schema/pg15/deparse.txt:536:29"},
+	{ 112, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:538:21"},
+	{ 112, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:540:24"},
+	{ 112, 2, false, false, 0, CONTRACT_KINDS(265), false, -1, "", "schema/pg15/deparse.txt:542:24"},
+	{ 113, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:544:20"},
+	{ 113, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:546:23"},
+	{ 113, 1, false, false, 0, CONTRACT_KINDS(268), false, -1, "", "schema/pg15/deparse.txt:548:23"},
+	{ 114, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:550:20"},
+	{ 114, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:552:20"},
+	{ 114, 0, false, false, 0, CONTRACT_KINDS(271), false, -1, "", "schema/pg15/deparse.txt:554:20"},
+	{ 115, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:556:20"},
+	{ 115, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:558:20"},
+	{ 115, 0, false, false, 0, CONTRACT_KINDS(274), false, -1, "", "schema/pg15/deparse.txt:560:20"},
+	{ 116, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:562:32"},
+	{ 116, 0, false, false, 0, CONTRACT_KINDS(276), false, -1, "", "schema/pg15/deparse.txt:564:32"},
+	{ 117, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:566:20"},
+	{ 117, 3, false, false, 0, CONTRACT_KINDS(278), false, -1, "", "schema/pg15/deparse.txt:568:20"},
+	{ 119, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:570:30"},
+	{ 119, 2, false, false, 0, CONTRACT_KINDS(280), false, -1, "", "schema/pg15/deparse.txt:572:30"},
+	{ 120, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:574:26"},
+	{ 120, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:576:27"},
+	{ 120, 1, false, false, 0, CONTRACT_KINDS(283), false, -1, "", "schema/pg15/deparse.txt:578:27"},
+	{ 122, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:580:29"},
+	{ 122, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:582:30"},
+	{ 123, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:584:26"},
+	{ 124, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:586:38"},
+	{ 124, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:588:38"},
+	{ 124, 0, false, false, 0, CONTRACT_KINDS(289), false, -1, "", "schema/pg15/deparse.txt:590:38"},
+	{ 124, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:592:40"},
+	{ 124, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:594:39"},
+	{ 124, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:596:32"},
+	{ 124, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:598:32"},
+	{ 124, 3, false, false, 0, CONTRACT_KINDS(294), false, -1, "", "schema/pg15/deparse.txt:600:32"},
+	{ 125, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:602:27"},
+	{ 125, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:604:27"},
+	{ 126, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:606:31"},
+	{ 126, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:608:31"},
+	{ 126, 0, false, false, 0, CONTRACT_KINDS(299), false, -1, "", "schema/pg15/deparse.txt:610:31"},
+	{ 126, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:612:32"},
+	{ 126, 1, false, false, 0, CONTRACT_KINDS(301), false, -1, "", "schema/pg15/deparse.txt:614:32"},
+	{ 126, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:616:26"},
+	{ 126, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:618:28"},
+	{ 126, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:620:25"},
+	{ 126, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:622:25"},
+	{ 126, 4, false, false, 0, CONTRACT_KINDS(306), false, -1, "", "schema/pg15/deparse.txt:624:25"},
+	{ 127, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:626:33"},
+	{ 127, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:628:33"},
+	{ 127, 0, false, false, 0, CONTRACT_KINDS(309), false, -1, "", "schema/pg15/deparse.txt:630:33"},
+	{ 127, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:632:27"},
+	{ 128, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:634:32"},
+	{ 128, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:636:32"},
+	{ 128, 0, false, false, 0, CONTRACT_KINDS(313), false, -1, "", "schema/pg15/deparse.txt:638:32"},
+	{ 128, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:640:26"},
+	{ 128, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:642:25"},
+	{ 128, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:644:25"},
+	{ 128, 3, false, false, 0, CONTRACT_KINDS(317), false, -1, "", "schema/pg15/deparse.txt:646:25"},
+	{ 129, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:648:18"},
+	{ 129, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:650:22"},
+	{ 129, 1, false, false, 0, CONTRACT_KINDS(320), false, -1, "", "schema/pg15/deparse.txt:652:22"},
+	{ 129, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:654:19"},
+	{ 129, 2, false, false, 0, CONTRACT_KINDS(322), false, -1, "", "schema/pg15/deparse.txt:656:19"},
+	{ 130, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:658:18"},
+	{ 130, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:660:20"},
+	{ 130, 1, false, false, 0, CONTRACT_KINDS(325), false, -1, "", "schema/pg15/deparse.txt:662:20"},
+	{ 132, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:664:30"},
+	{ 132, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:666:25"},
+	{ 132, 2, false, false, 0, CONTRACT_KINDS(328), false, -1, "", "schema/pg15/deparse.txt:668:25"},
+	{ 133, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:670:37"},
+	{ 133, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:672:30"},
+	{ 133, 3, false, false, 0, CONTRACT_KINDS(331), false, -1, "", "schema/pg15/deparse.txt:674:30"},
+	{ 134, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:676:35"},
+	{ 135, 2, false, false, 0, CONTRACT_KINDS(333), false, -1, "", "schema/pg15/deparse.txt:678:31"},
+	{ 135, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:680:32"},
+	{ 136, 2, false, false, 0, CONTRACT_KINDS(335), false, -1, "", "schema/pg15/deparse.txt:682:30"},
+	{ 136, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:684:33"},
+	{ 137, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:686:23"},
+	{ 137, 2, false, false, 0, CONTRACT_KINDS(338), false, -1, "", "schema/pg15/deparse.txt:688:23"},
+	{ 137, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:690:25"},
+	{ 138, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:692:28"},
+	{ 138, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:694:27"},
+	{ 138, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:696:27"},
+	{ 138, 1, false, false, 0, CONTRACT_KINDS(343), false, -1, "", "schema/pg15/deparse.txt:698:27"},
+	{ 139, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:700:25"},
+	{ 139, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:702:25"},
+	{ 139, 0, false, false, 0, CONTRACT_KINDS(346), false, -1, "", "schema/pg15/deparse.txt:704:25"},
+	{ 139, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:706:23"},
+	{ 139, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:708:23"},
+	{ 139, 1, false, false, 0, CONTRACT_KINDS(349), false, -1, "", "schema/pg15/deparse.txt:710:23"},
+	{ 140, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:712:21"},
+	{ 140, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:714:21"},
+	{ 140, 0, false, false, 0, CONTRACT_KINDS(352), false, -1, "", "schema/pg15/deparse.txt:716:21"},
+	{ 141, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:718:25"},
+	{ 141, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:720:25"},
+	{ 141, 0, false, false, 0, CONTRACT_KINDS(355), false, -1, "", "schema/pg15/deparse.txt:722:25"},
+	{ 141, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:724:27"},
+	{ 142, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:726:27"},
+	{ 142, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:728:30"},
+	{ 142, 1, false, false, 0, CONTRACT_KINDS(359), false, -1, "", "schema/pg15/deparse.txt:730:30"},
+	{ 143, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:732:26"},
+	{ 143, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:734:26"},
+	{ 143, 0, false, false, 0, CONTRACT_KINDS(362), false, -1, "", "schema/pg15/deparse.txt:736:26"},
+	{ 143, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:738:21"},
+	{ 143, 1, false, false, 0, CONTRACT_KINDS(364), false, -1, "", "schema/pg15/deparse.txt:740:21"},
+	{ 144, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:742:27"},
+	{ 144, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:744:27"},
+	{ 144, 0, false, false, 0, CONTRACT_KINDS(367), false, -1, "", "schema/pg15/deparse.txt:746:27"},
+	{ 144, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:748:24"},
+	{ 144, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:750:24"},
+	{ 144, 1, false, false, 0, CONTRACT_KINDS(370), false, -1, "", "schema/pg15/deparse.txt:752:24"},
+	{ 145, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:754:25"},
+	{ 145, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:756:25"},
+	{ 145, 0, false, false, 0, CONTRACT_KINDS(373), false, -1, "", "schema/pg15/deparse.txt:758:25"},
+	{ 145, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:760:23"},
+	{ 146, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:762:32"},
+	{ 146, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:764:32"},
+	{ 146, 0, false, false, 0, CONTRACT_KINDS(377), false, -1, "", "schema/pg15/deparse.txt:766:32"},
+	{ 146, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:768:31"},
+	{ 146, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:770:31"},
+	{ 146, 1, false, false, 0, CONTRACT_KINDS(380), false, -1, "", "schema/pg15/deparse.txt:772:31"},
+	{ 147, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:774:34"},
+	{ 147, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:776:34"},
+	{ 147, 1, false, false, 0, CONTRACT_KINDS(383), false, -1, "", "schema/pg15/deparse.txt:778:34"},
+	{ 147, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:780:36"},
+	{ 147, 2, false, false, 0, CONTRACT_KINDS(385), false, -1, "", "schema/pg15/deparse.txt:782:36"},
+	{ 147, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:784:32"},
+	{ 147, 3, false, false, 0, CONTRACT_KINDS(387), false, -1, "", "schema/pg15/deparse.txt:786:32"},
+	{ 148, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:788:23"},
+	{ 148, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:790:28"},
+	{ 148, 1, false, false, 0, CONTRACT_KINDS(390), false, -1, "", "schema/pg15/deparse.txt:792:28"},
+	{ 148, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:794:23"},
+	{ 148, 2, false, false, 0, CONTRACT_KINDS(392), false, -1, "", "schema/pg15/deparse.txt:796:23"},
+	{ 149, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:798:22"},
+	{ 149, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:800:27"},
+	{ 149, 1, false, false, 0, CONTRACT_KINDS(395), false, -1, "", "schema/pg15/deparse.txt:802:27"},
+	{ 149, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:804:22"},
+	{ 149, 2, false, false, 0, CONTRACT_KINDS(397), false, -1, "", "schema/pg15/deparse.txt:806:22"},
+	{ 150, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:808:36"},
+	{ 150, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:810:33"},
+	{ 150, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:812:33"},
+	{ 150, 5, false, false, 0, CONTRACT_KINDS(401), false, -1, "", "schema/pg15/deparse.txt:814:33"},
+	{ 151, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:816:35"},
+	{ 151, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:818:32"},
+	{ 151, 2, false, false, 0, CONTRACT_KINDS(404), false, -1, "", "schema/pg15/deparse.txt:820:32"},
+	{ 152, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:822:28"},
+	{ 152, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:824:34"},
+	{ 152, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:826:31"},
+	{ 152, 3, false, false, 0, CONTRACT_KINDS(408), false, -1, "", "schema/pg15/deparse.txt:828:31"},
+	{ 153, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:830:27"},
+	{ 153, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:832:33"},
+	{ 153, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:834:30"},
+	{ 153, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:836:30"},
+	{ 153, 2, false, false, 0, CONTRACT_KINDS(413), false, -1, "", "schema/pg15/deparse.txt:838:30"},
+	{ 154, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:840:26"},
+	{ 154, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:842:32"},
+	{ 155, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:844:43"},
+	{ 155, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:846:36"},
+	{ 155, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:848:36"},
+	{ 155, 1, false, false, 0, CONTRACT_KINDS(419), false, -1, "", "schema/pg15/deparse.txt:850:36"},
+	{ 156, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:852:43"},
+	{ 156, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:854:29"},
+	{ 156, 2, false, false, 0, CONTRACT_KINDS(422), false, -1, "", "schema/pg15/deparse.txt:856:29"},
+	{ 156, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:858:42"},
+	{ 157, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:860:21"},
+	{ 157, 1, false, false, 0, CONTRACT_KINDS(425), false, -1, "", "schema/pg15/deparse.txt:862:21"},
+	{ 158, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:864:34"},
+	{ 158, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:866:35"},
+	{ 158, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:868:32"},
+	{ 158, 2, false, false, 0, CONTRACT_KINDS(429), false, -1, "", "schema/pg15/deparse.txt:870:32"},
+	{ 159, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:872:37"},
+	{ 159, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:874:39"},
+	{ 159, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:876:38"},
+	{ 159, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:878:36"},
+	{ 159, 4, false, false, 0, CONTRACT_KINDS(434), false, -1, "", "schema/pg15/deparse.txt:880:36"},
+	{ 159, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:882:33"},
+	{ 159, 5, false, false, 0, CONTRACT_KINDS(436), false, -1, "", "schema/pg15/deparse.txt:884:33"},
+	{ 160, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:886:29"},
+	{ 160, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:888:29"},
+	{ 160, 2, false, false, 0, CONTRACT_KINDS(439), false, -1, "", "schema/pg15/deparse.txt:890:29"},
+	{ 161, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:892:28"},
+	{ 161, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:894:28"},
+	{ 161, 1, false, false, 0, CONTRACT_KINDS(442), false, -1, "", "schema/pg15/deparse.txt:896:28"},
+	{ 162, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:898:36"},
+	{ 162, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:900:35"},
+	{ 162, 3, false, false, 0, CONTRACT_KINDS(445), false, -1, "", "schema/pg15/deparse.txt:902:35"},
+	{ 163, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:904:30"},
+	{ 163, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:906:31"},
+	{ 163, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:908:32"},
+	{ 163, 2, false, false, 0, CONTRACT_KINDS(449), false, -1, "", "schema/pg15/deparse.txt:910:32"},
+	{ 163, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:912:30"},
+	{ 163, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:914:30"},
+	{ 163, 3, false, false, 0, CONTRACT_KINDS(452), false, -1, "", "schema/pg15/deparse.txt:916:30"},
+	{ 164, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:918:29"},
+	{ 164, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:920:30"},
+	{ 165, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:922:29"},
+	{ 166, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:924:35"},
+	{ 167, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:926:25"},
+	{ 168, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:928:30"},
+	{ 168, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:930:24"},
+	{ 168, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:932:27"},
+	{ 168, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:934:24"},
+	{ 168, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:936:24"},
+	{ 168, 4, false, false, 0, CONTRACT_KINDS(463), false, -1, "", "schema/pg15/deparse.txt:938:24"},
+	{ 168, 5, false, false, 0, CONTRACT_KINDS(464), false, -1, "", "schema/pg15/deparse.txt:940:23"},
+	{ 168, 6, false, false, 0, CONTRACT_KINDS(465), false, -1, "", "schema/pg15/deparse.txt:942:29"},
+	{ 169, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:944:29"},
+	{ 169, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:946:23"},
+	{ 169, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:948:23"},
+	{ 169, 2, false, false, 0, CONTRACT_KINDS(469), false, -1, "", "schema/pg15/deparse.txt:950:23"},
+	{ 169, 3, false, false, 0, CONTRACT_KINDS(470), false, -1, "", "schema/pg15/deparse.txt:952:22"},
+	{ 169, 4, false, false, 0, CONTRACT_KINDS(471), false, -1, "", "schema/pg15/deparse.txt:954:28"},
+	{ 170, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:956:31"},
+	{ 170, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:958:26"},
+	{ 171, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:960:21"},
+	{ 171, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:962:27"},
+	{ 171, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:964:27"},
+	{ 171, 1, false, false, 0, CONTRACT_KINDS(477), false, -1, "", "schema/pg15/deparse.txt:966:27"},
+	{ 171, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:968:21"},
+	{ 172, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:970:31"},
+	{ 172, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:972:31"},
+	{ 172, 1, false, false, 0, CONTRACT_KINDS(481), false, -1, "", "schema/pg15/deparse.txt:974:31"},
+	{ 172, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:976:34"},
+	{ 172, 2, false, false, 0, CONTRACT_KINDS(483), false, -1, "", "schema/pg15/deparse.txt:978:34"},
+	{ 173, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:980:30"},
+	{ 173, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:982:30"},
+	{ 173, 1, false, false, 0, CONTRACT_KINDS(486), false, -1, "", "schema/pg15/deparse.txt:984:30"},
+	{ 173, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:986:33"},
+	{ 173, 2, false, false, 0, CONTRACT_KINDS(488), false, -1, "", "schema/pg15/deparse.txt:988:33"},
+	{ 174, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:990:32"},
+	{ 174, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:992:36"},
+	{ 174, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:994:36"},
+	{ 174, 2, false, false, 0, CONTRACT_KINDS(492), false, -1, "", "schema/pg15/deparse.txt:996:36"},
+	{ 174, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:998:32"},
+	{ 174, 3, false, false, 0, CONTRACT_KINDS(494), false, -1, "", "schema/pg15/deparse.txt:1000:32"},
+	{ 175, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1002:31"},
+	{ 175, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1004:35"},
+	{ 175, 3, false, false, 0, CONTRACT_KINDS(497), false, -1, "", "schema/pg15/deparse.txt:1006:35"},
+	{ 175, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1008:31"},
+	{ 175, 4, false, false, 0, CONTRACT_KINDS(499), false, -1, "", "schema/pg15/deparse.txt:1010:31"},
+	{ 176, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1012:30"},
+	{ 177, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1014:26"},
+	{ 177, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1016:26"},
+	{ 177, 0, false, false, 0, CONTRACT_KINDS(503), false, -1, "", "schema/pg15/deparse.txt:1018:26"},
+	{ 177, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1020:28"},
+	{ 177, 1, false, false, 0, CONTRACT_KINDS(505), false, -1, "", "schema/pg15/deparse.txt:1022:28"},
+	{ 177, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1024:23"},
+	{ 177, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1026:23"},
+	{ 177, 2, false, false, 0, CONTRACT_KINDS(508), false, -1, "", "schema/pg15/deparse.txt:1028:23"},
+	{ 177, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1030:27"},
+	{ 177, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1032:27"},
+	{ 177, 3, false, false, 0, CONTRACT_KINDS(511), false, -1, "", "schema/pg15/deparse.txt:1034:27"},
+	{ 178, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1036:29"},
+	{ 178, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1038:29"},
+	{ 178, 0, false, false, 0, CONTRACT_KINDS(514), false, -1, "", "schema/pg15/deparse.txt:1040:29"},
+	{ 179, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1042:19"},
+	{ 180, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1044:25"},
+	{ 180, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1046:25"},
+	{ 180, 0, false, false, 0, CONTRACT_KINDS(518), false, -1, "", "schema/pg15/deparse.txt:1048:25"},
+	{ 181, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1050:13"},
+	{ 181, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1052:13"},
+	{ 181, 1, false, false, 0, CONTRACT_KINDS(521), false, -1, "", "schema/pg15/deparse.txt:1054:13"},
+	{ 181, 2, false, false, 0, CONTRACT_KINDS(522), false, -1, "", "schema/pg15/deparse.txt:1056:14"},
+	{ 181, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1058:14"},
+	{ 181, 3, false, false, 0, CONTRACT_KINDS(524), false, -1, "", "schema/pg15/deparse.txt:1060:14"},
+	{ 182, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1062:18"},
+	{ 182, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1064:18"},
+	{ 182, 0, false, false, 0, CONTRACT_KINDS(527), false, -1, "", "schema/pg15/deparse.txt:1066:18"},
+	{ 184, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1068:19"},
+	{ 184, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1070:19"},
+	{ 184, 0, false, false, 0, CONTRACT_KINDS(530), false, -1, "", "schema/pg15/deparse.txt:1072:19"},
+	{ 184, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1074:15"},
+	{ 184, 1, false, false, 0, CONTRACT_KINDS(532), false, -1, "", "schema/pg15/deparse.txt:1076:15"},
+	{ 184, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1078:20"},
+	{ 184, 2, false, false, 0, CONTRACT_KINDS(534), false, -1, "", "schema/pg15/deparse.txt:1080:20"},
+	{ 184, 3, false, false, 0, CONTRACT_KINDS(535), false, -1, "", "schema/pg15/deparse.txt:1082:21"},
+	{ 186, 1, false, false, 0, CONTRACT_KINDS(536), false, -1, "", "schema/pg15/deparse.txt:1084:16"},
+	{ 186, 2, false, false, 0, CONTRACT_KINDS(537), false, -1, "", "schema/pg15/deparse.txt:1086:16"},
+	{ 187, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1088:19"},
+	{ 187, 0, false, false, 0, CONTRACT_KINDS(539), false, -1, "", "schema/pg15/deparse.txt:1090:19"},
+	{ 187, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1092:27"},
+	{ 187, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1094:27"},
+	{ 187, 1, false, false, 0, CONTRACT_KINDS(542), false, -1, "", "schema/pg15/deparse.txt:1096:27"},
+	{ 188, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1098:22"},
+	{ 188, 0, false, false, 0, CONTRACT_KINDS(544), false, -1, "", "schema/pg15/deparse.txt:1100:22"},
+	{ 189, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1102:23"},
+	{ 189, 1, false, false, 0, CONTRACT_KINDS(546), false, -1, "", "schema/pg15/deparse.txt:1104:23"},
+	{ 189, 2, false, false, 0, CONTRACT_KINDS(547), false, -1, "", "schema/pg15/deparse.txt:1106:15"},
+	{ 190, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1108:23"},
+	{ 190, 0, false, false, 0, CONTRACT_KINDS(549), false, -1, "", "schema/pg15/deparse.txt:1110:23"},
+	{ 191, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1112:14"},
+	{ 191, 0, false, false, 0, CONTRACT_KINDS(551), false, -1, "", "schema/pg15/deparse.txt:1114:14"},
+	{ 191, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1116:20"},
+	{ 192, 0, false, false, 0, CONTRACT_KINDS(553), false, -1, "", "schema/pg15/deparse.txt:1118:19"},
+	{ 192, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1120:24"},
+	{ 192, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1122:24"},
+	{ 192, 1, false, false, 0, CONTRACT_KINDS(556), false, -1, "", "schema/pg15/deparse.txt:1124:24"},
+	{ 193, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1126:13"},
+	{ 193, 0, false, false, 0, CONTRACT_KINDS(558), false, -1, "", "schema/pg15/deparse.txt:1128:13"},
+	{ 193, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1130:15"},
+	{ 193, 3, false, false, 0, CONTRACT_KINDS(560), false, -1, "", "schema/pg15/deparse.txt:1132:15"},
+	{ 194, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1134:28"},
+	{ 194, 2, false, false, 0, CONTRACT_KINDS(562), false, -1, "", "schema/pg15/deparse.txt:1136:28"},
+	{ 194, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1138:24"},
+	{ 194, 3, false, false, 0, CONTRACT_KINDS(564), false, -1, "", "schema/pg15/deparse.txt:1140:24"},
+	{ 194, 5, false, false, 0, CONTRACT_KINDS(565), false, -1, "", "schema/pg15/deparse.txt:1142:24"},
+	{ 194, 6, false, false, 0, CONTRACT_KINDS(566), false, -1, "", "schema/pg15/deparse.txt:1144:22"},
+	{ 195, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1146:25"},
+	{ 195, 1, false, false, 0, CONTRACT_KINDS(568), false, -1, "", "schema/pg15/deparse.txt:1148:25"},
+	{ 195, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1150:22"},
+	{ 196, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1152:25"},
+	{ 196, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1154:25"},
+	{ 196, 3, false, false, 0, CONTRACT_KINDS(572), false, -1, "", "schema/pg15/deparse.txt:1156:25"},
+	{ 196, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1158:26"},
+	{ 196, 5, false, false, 0, CONTRACT_KINDS(574), false, -1, "", "schema/pg15/deparse.txt:1160:26"},
+	{ 197, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1162:27"},
+	{ 197, 0, false, false, 0, CONTRACT_KINDS(576), false, -1, "", "schema/pg15/deparse.txt:1164:27"},
+	{ 197, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1166:25"},
+	{ 197, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1168:25"},
+	{ 197, 1, false, false, 0, CONTRACT_KINDS(579), false, -1, "", "schema/pg15/deparse.txt:1170:25"},
+	{ 197, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1172:23"},
+	{ 197, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1174:23"},
+	{ 197, 2, false, false, 0, CONTRACT_KINDS(582), false, -1, "", "schema/pg15/deparse.txt:1176:23"},
+	{ 197, 3, false, false, 0, CONTRACT_KINDS(583), false, -1, "", "schema/pg15/deparse.txt:1178:29"},
+	{ 198, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1180:24"},
+	{ 198, 1, false, false, 0, CONTRACT_KINDS(585), false, -1, "", "schema/pg15/deparse.txt:1182:24"},
+	{ 198, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1184:24"},
+	{ 198, 2, false, false, 0, CONTRACT_KINDS(587), false, -1, "", "schema/pg15/deparse.txt:1186:24"},
+	{ 198, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1188:27"},
+	{ 198, 3, false, false, 0, CONTRACT_KINDS(589), false, -1, "", "schema/pg15/deparse.txt:1190:27"},
+	{ 198, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1192:24"},
+	{ 198, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1194:24"},
+	{ 198, 4, false, false, 0, CONTRACT_KINDS(592), false, -1, "", "schema/pg15/deparse.txt:1196:24"},
+	{ 199, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1198:27"},
+	{ 199, 4, false, false, 0, CONTRACT_KINDS(594), false, -1, "", "schema/pg15/deparse.txt:1200:27"},
+	{ 199, 5, false, false, 0, CONTRACT_KINDS(595), false, -1, "", "schema/pg15/deparse.txt:1202:30"},
+	{ 200, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1204:16"},
+	{ 200, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1206:16"},
+	{ 200, 0, false, false, 0, CONTRACT_KINDS(598), false, -1, "", "schema/pg15/deparse.txt:1208:16"},
+	{ 200, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1210:18"},
+	{ 200, 4, false, false, 0, CONTRACT_KINDS(600), false, -1, "", "schema/pg15/deparse.txt:1212:18"},
+	{ 200, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1214:23"},
+	{ 200, 6, false, false, 0, CONTRACT_KINDS(602), false, -1, "", "schema/pg15/deparse.txt:1216:23"},
+	{ 201, 15, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1218:23"},
+	{ 201, 15, false, false, 0, CONTRACT_KINDS(604), false, -1, "", "schema/pg15/deparse.txt:1220:23"},
+	{ 201, 16, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1222:22"},
+	{ 201, 16, false, false, 0, CONTRACT_KINDS(606), false, -1, "", "schema/pg15/deparse.txt:1224:22"},
+	{ 202, 1, false, false, 0, CONTRACT_KINDS(607), false, -1, "", "schema/pg15/deparse.txt:1226:16"},
+	{ 202, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1228:21"},
+	{ 202, 3, false, false, 0, CONTRACT_KINDS(609), false, -1, "", "schema/pg15/deparse.txt:1230:21"},
+	{ 202, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1232:19"},
+	{ 202, 4, false, false, 0, CONTRACT_KINDS(611), false, -1, "", "schema/pg15/deparse.txt:1234:19"},
+	{ 202, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1236:23"},
+	{ 202, 5, false, false, 0, CONTRACT_KINDS(613), false, -1, "", "schema/pg15/deparse.txt:1238:23"},
+	{ 203, 1, false, false, 0, CONTRACT_KINDS(614), false, -1, "", "schema/pg15/deparse.txt:1240:16"},
+	{ 204, 6, false, false, 0, CONTRACT_KINDS(615), false, -1, "", "schema/pg15/deparse.txt:1242:21"},
+	{ 204, 10, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1244:17"},
+	{ 204, 10, false, false, 0, CONTRACT_KINDS(617), false, -1, "", "schema/pg15/deparse.txt:1246:17"},
+	{ 204, 12, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1248:23"},
+	{ 204, 12, false, false, 0, CONTRACT_KINDS(619), false, -1, "", "schema/pg15/deparse.txt:1250:23"},
+	{ 204, 13, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1252:20"},
+	{ 204, 13, false, false, 0, CONTRACT_KINDS(621), false, -1, "", "schema/pg15/deparse.txt:1254:20"},
+	{ 204, 20, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1256:21"},
+	{ 204, 20, false, false, 0, CONTRACT_KINDS(623), false, -1, "", "schema/pg15/deparse.txt:1258:21"},
+	{ 204, 21, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1260:21"},
+	{ 204, 21, false, false, 0, CONTRACT_KINDS(625), false, -1, "", "schema/pg15/deparse.txt:1262:21"},
+	{ 205, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1264:17"},
+	{ 205, 2, false, false, 0, CONTRACT_KINDS(627), true, 1, "force_null", "schema/libpg_query.txt:319:33"},
+	{ 205, 2, false, false, 0, CONTRACT_KINDS(628), true, 1, "force_not_null", "schema/libpg_query.txt:320:33"},
+	{ 205, 2, false, false, 0, CONTRACT_KINDS(629), false, -1, "", "schema/pg15/deparse.txt:1266:13"},
+	{ 205, 2, false, false, 0, CONTRACT_KINDS(630), false, 1, "format", "schema/pg15/deparse.txt:1268:13"},
+	{ 205, 2, false, false, 0, CONTRACT_KINDS(631), false, 1, "force_null", "schema/pg15/deparse.txt:1270:13"},
+	{ 205, 2, true, false, 0, NULL, 0, false, 1, "delimiter", "schema/pg15/deparse.txt:1272:13"},
+	{ 205, 2, false, false, 0, CONTRACT_KINDS(633), false, 1, "null", "schema/pg15/deparse.txt:1274:13"},
+	{ 205, 2, true, false, 0, NULL, 0, false, 1, "format", "schema/pg15/deparse.txt:1276:13"},
+	{ 211, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1278:21"},
+	{ 211, 1, false, false, 0, CONTRACT_KINDS(636), false, -1, "", "schema/pg15/deparse.txt:1280:21"},
+	{ 213, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1282:24"},
+	{ 213, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1284:24"},
+	{ 213, 0, false, false, 0, CONTRACT_KINDS(639), false, -1, "", "schema/pg15/deparse.txt:1286:24"},
+	{ 213, 1, false, false, 0, CONTRACT_KINDS(640), false, -1, "", "schema/pg15/deparse.txt:1288:24"},
+	{ 213, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1290:28"},
+	{ 213, 2, false, false, 0, CONTRACT_KINDS(642), false, -1, "", "schema/pg15/deparse.txt:1292:28"},
+	{ 214, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1294:17"},
+	{ 214, 1, false, false, 0, CONTRACT_KINDS(644), false, -1, "", "schema/pg15/deparse.txt:1296:17"},
+	{ 215, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1298:32"},
+	{ 215, 3, false, false, 0, CONTRACT_KINDS(646), false, -1, "", "schema/pg15/deparse.txt:1300:32"},
+	{ 215, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1302:30"},
+	{ 215, 4, false, false, 0, CONTRACT_KINDS(648), false, -1, "", "schema/pg15/deparse.txt:1304:30"},
+	{ 216, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1306:26"},
+	{ 217, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1308:28"},
+	{ 217, 3, false, false, 0, CONTRACT_KINDS(651), false, -1, "", "schema/pg15/deparse.txt:1310:27"},
+	{ 218, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1312:27"},
+	{ 218, 0, false, false, 0, CONTRACT_KINDS(653), false, -1, "", "schema/pg15/deparse.txt:1314:27"},
+	{ 220, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1316:19"},
+	{ 220, 1, false, false, 0, CONTRACT_KINDS(655), false, -1, "", "schema/pg15/deparse.txt:1318:19"},
+	{ 220, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1320:24"},
+	{ 221, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1322:17"},
+	{ 221, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1324:17"},
+	{ 221, 0, false, false, 0, CONTRACT_KINDS(659), false, -1, "", "schema/pg15/deparse.txt:1326:17"},
+	{ 222, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1328:25"},
+	{ 222, 0, false, false, 0, CONTRACT_KINDS(661), false, -1, "", "schema/pg15/deparse.txt:1330:25"},
+	{ 222, 1, false, false, 0, CONTRACT_KINDS(662), false, -1, "", "schema/pg15/deparse.txt:1332:26"},
+	{ 223, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1334:30"},
+	{ 223, 2, false, false, 0, CONTRACT_KINDS(664), false, -1, "", "schema/pg15/deparse.txt:1336:30"},
+	{ 223, 3, false, false, 0, CONTRACT_KINDS(665), false, -1, "", "schema/pg15/deparse.txt:1338:31"},
+	{ 224, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1340:33"},
+	{ 224, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1342:33"},
+	{ 224, 0, false, false, 0, CONTRACT_KINDS(668), false, -1, "", "schema/pg15/deparse.txt:1344:33"},
+	{ 224, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1346:35"},
+	{ 225, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1348:31"},
+	{ 225, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1350:31"},
+	{ 225, 0, false, false, 0, CONTRACT_KINDS(672), false, -1, "", "schema/pg15/deparse.txt:1352:31"},
+	{ 225, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1354:34"},
+	{ 225, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1356:33"},
+	{ 225, 2, false, false, 0, CONTRACT_KINDS(675), false, -1, "", "schema/pg15/deparse.txt:1358:33"},
+	{ 225, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1360:35"},
+	{ 225, 3, false, false, 0, CONTRACT_KINDS(677), false, -1, "", "schema/pg15/deparse.txt:1362:35"},
+	{ 225, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1364:34"},
+	{ 226, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1366:25"},
+	{ 226, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1368:31"},
+	{ 226, 1, false, false, 0, CONTRACT_KINDS(681), false, -1, "", "schema/pg15/deparse.txt:1370:31"},
+	{ 226, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1372:26"},
+	{ 226, 3, false, false, 0, CONTRACT_KINDS(683), false, -1, "", "schema/pg15/deparse.txt:1374:26"},
+	{ 227, 3, false, false, 0, CONTRACT_KINDS(684), false, -1, "", "schema/pg15/deparse.txt:1376:27"},
+	{ 227, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1378:29"},
+	{ 227, 4, false, false, 0, CONTRACT_KINDS(686), false, -1, "", "schema/pg15/deparse.txt:1380:29"},
+	{ 227, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1382:24"},
+	{ 227, 5, false, false, 0, CONTRACT_KINDS(688), false, -1, "", "schema/pg15/deparse.txt:1384:24"},
+	{ 229, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1386:24"},
+	{ 230, 1, false, false, 0, CONTRACT_KINDS(690), false, -1, "", "schema/pg15/deparse.txt:1388:20"},
+	{ 230, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1390:25"},
+	{ 230, 2, false, false, 0, CONTRACT_KINDS(692), false, -1, "", "schema/pg15/deparse.txt:1392:25"},
+	{ 230, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1394:23"},
+	{ 230, 3, false, false, 0, CONTRACT_KINDS(694), false, -1, "", "schema/pg15/deparse.txt:1396:23"},
+	{ 231, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1398:24"},
+	{ 231, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1400:27"},
+	{ 231, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1402:27"},
+	{ 231, 1, false, false, 0, CONTRACT_KINDS(698), false, -1, "", "schema/pg15/deparse.txt:1404:27"},
+	{ 232, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1406:31"},
+	{ 232, 4, false, false, 0, CONTRACT_KINDS(700), false, -1, "", "schema/pg15/deparse.txt:1408:31"},
+	{ 232, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1410:32"},
+	{ 232, 5, false, false, 0, CONTRACT_KINDS(702), false, -1, "", "schema/pg15/deparse.txt:1412:32"},
+	{ 232, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1414:32"},
+	{ 232, 6, false, false, 0, CONTRACT_KINDS(704), false, -1, "", "schema/pg15/deparse.txt:1416:32"},
+	{ 234, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1418:19"},
+	{ 235, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1420:25"},
+	{ 235, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1422:24"},
+	{ 235, 2, false, false, 0, CONTRACT_KINDS(708), false, -1, "", "schema/pg15/deparse.txt:1424:24"},
+	{ 237, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1426:27"},
+	{ 237, 1, false, false, 0, CONTRACT_KINDS(710), false, -1, "", "schema/pg15/deparse.txt:1428:31"},
+	{ 237, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg15/deparse.txt:1430:26"},
+	{ 237, 2, false, false, 0, CONTRACT_KINDS(712), false, -1, "", "schema/pg15/deparse.txt:1432:26"},
 	{0}
 };
 
@@ -1625,201 +1645,201 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 	{ 34, 3 }, /* CoalesceExpr */
 	{ 37, 3 }, /* MinMaxExpr */
 	{ 40, 0 }, /* SQLValueFunction */
-	{ 40, 4 }, /* XmlExpr */
-	{ 44, 2 }, /* NullTest */
-	{ 46, 2 }, /* BooleanTest */
-	{ 48, 0 }, /* CoerceToDomain */
-	{ 48, 0 }, /* CoerceToDomainValue */
-	{ 48, 0 }, /* SetToDefault */
-	{ 48, 1 }, /* CurrentOfExpr */
-	{ 49, 0 }, /* NextValueExpr */
-	{ 49, 0 }, /* InferenceElem */
-	{ 49, 0 }, /* TargetEntry */
-	{ 49, 0 }, /* RangeTblRef */
-	{ 49, 7 }, /* JoinExpr */
-	{ 56, 0 }, /* FromExpr */
-	{ 56, 0 }, /* OnConflictExpr */
-	{ 56, 5 }, /* IntoClause */
-	{ 61, 0 }, /* MergeAction */
-	{ 61, 0 }, /* RawStmt */
-	{ 61, 0 }, /* Query */
-	{ 61, 6 }, /* InsertStmt */
-	{ 67, 5 }, /* DeleteStmt */
-	{ 72, 8 }, /* UpdateStmt */
-	{ 80, 8 }, /* MergeStmt */
-	{ 88, 18 }, /* SelectStmt */
-	{ 106, 2 }, /* ReturnStmt */
-	{ 108, 0 }, /* PLAssignStmt */
-	{ 108, 4 }, /* AlterTableStmt */
-	{ 112, 1 }, /* AlterTableCmd */
-	{ 113, 5 }, /* AlterDomainStmt */
-	{ 118, 0 }, /* SetOperationStmt */
-	{ 118, 7 }, /* GrantStmt */
-	{ 125, 6 }, /* GrantRoleStmt */
-	{ 131, 3 }, /* AlterDefaultPrivilegesStmt */
-	{ 134, 0 }, /* ClosePortalStmt */
-	{ 134, 2 }, /* ClusterStmt */
-	{ 136, 8 }, /* CopyStmt */
-	{ 144, 7 }, /* CreateStmt */
-	{ 151, 7 }, /* DefineStmt */
-	{ 158, 3 }, /* DropStmt */
-	{ 161, 3 }, /* TruncateStmt */
-	{ 164, 2 }, /* CommentStmt */
-	{ 166, 1 }, /* FetchStmt */
-	{ 167, 10 }, /* IndexStmt */
-	{ 177, 8 }, /* CreateFunctionStmt */
-	{ 185, 4 }, /* AlterFunctionStmt */
-	{ 189, 3 }, /* DoStmt */
-	{ 192, 2 }, /* RenameStmt */
-	{ 194, 5 }, /* RuleStmt */
-	{ 199, 1 }, /* NotifyStmt */
-	{ 200, 1 }, /* ListenStmt */
-	{ 201, 0 }, /* UnlistenStmt */
-	{ 201, 2 }, /* TransactionStmt */
-	{ 203, 7 }, /* ViewStmt */
-	{ 210, 1 }, /* LoadStmt */
-	{ 211, 6 }, /* CreateDomainStmt */
-	{ 217, 3 }, /* CreatedbStmt */
-	{ 220, 3 }, /* DropdbStmt */
-	{ 223, 4 }, /* VacuumStmt */
-	{ 227, 4 }, /* ExplainStmt */
-	{ 231, 3 }, /* CreateTableAsStmt */
-	{ 234, 3 }, /* CreateSeqStmt */
-	{ 237, 4 }, /* AlterSeqStmt */
-	{ 241, 2 }, /* VariableSetStmt */
-	{ 243, 1 }, /* VariableShowStmt */
-	{ 244, 0 }, /* DiscardStmt */
-	{ 244, 12 }, /* CreateTrigStmt */
-	{ 256, 8 }, /* CreatePLangStmt */
-	{ 264, 3 }, /* CreateRoleStmt */
-	{ 267, 3 }, /* AlterRoleStmt */
-	{ 270, 3 }, /* DropRoleStmt */
-	{ 273, 3 }, /* LockStmt */
-	{ 276, 2 }, /* ConstraintsSetStmt */
-	{ 278, 2 }, /* ReindexStmt */
-	{ 280, 0 }, /* CheckPointStmt */
-	{ 280, 2 }, /* CreateSchemaStmt */
-	{ 282, 3 }, /* AlterDatabaseStmt */
-	{ 285, 0 }, /* AlterDatabaseRefreshCollStmt */
-	{ 285, 2 }, /* AlterDatabaseSetStmt */
-	{ 287, 1 }, /* AlterRoleSetStmt */
-	{ 288, 8 }, /* CreateConversionStmt */
-	{ 296, 2 }, /* CreateCastStmt */
-	{ 298, 10 }, /* CreateOpClassStmt */
-	{ 308, 4 }, /* CreateOpFamilyStmt */
-	{ 312, 7 }, /* AlterOpFamilyStmt */
-	{ 319, 5 }, /* PrepareStmt */
-	{ 324, 3 }, /* ExecuteStmt */
-	{ 327, 0 }, /* DeallocateStmt */
-	{ 327, 3 }, /* DeclareCursorStmt */
-	{ 330, 3 }, /* CreateTableSpaceStmt */
-	{ 333, 1 }, /* DropTableSpaceStmt */
-	{ 334, 2 }, /* AlterObjectDependsStmt */
-	{ 336, 2 }, /* AlterObjectSchemaStmt */
-	{ 338, 3 }, /* AlterOwnerStmt */
-	{ 341, 4 }, /* AlterOperatorStmt */
-	{ 345, 6 }, /* AlterTypeStmt */
-	{ 351, 3 }, /* DropOwnedStmt */
-	{ 354, 4 }, /* ReassignOwnedStmt */
-	{ 358, 3 }, /* CompositeTypeStmt */
-	{ 361, 5 }, /* CreateEnumStmt */
-	{ 366, 6 }, /* CreateRangeStmt */
-	{ 372, 4 }, /* AlterEnumStmt */
-	{ 376, 6 }, /* AlterTSDictionaryStmt */
-	{ 382, 7 }, /* AlterTSConfigurationStmt */
-	{ 389, 5 }, /* CreateFdwStmt */
-	{ 394, 5 }, /* AlterFdwStmt */
-	{ 399, 4 }, /* CreateForeignServerStmt */
-	{ 403, 3 }, /* AlterForeignServerStmt */
-	{ 406, 4 }, /* CreateUserMappingStmt */
-	{ 410, 5 }, /* AlterUserMappingStmt */
-	{ 415, 2 }, /* DropUserMappingStmt */
-	{ 417, 4 }, /* AlterTableSpaceOptionsStmt */
-	{ 421, 4 }, /* AlterTableMoveAllStmt */
-	{ 425, 2 }, /* SecLabelStmt */
-	{ 427, 4 }, /* CreateForeignTableStmt */
-	{ 431, 7 }, /* ImportForeignSchemaStmt */
-	{ 438, 3 }, /* CreateExtensionStmt */
-	{ 441, 3 }, /* AlterExtensionStmt */
-	{ 444, 3 }, /* AlterExtensionContentsStmt */
-	{ 447, 7 }, /* CreateEventTrigStmt */
-	{ 454, 2 }, /* AlterEventTrigStmt */
-	{ 456, 1 }, /* RefreshMatViewStmt */
-	{ 457, 1 }, /* ReplicaIdentityStmt */
-	{ 458, 1 }, /* AlterSystemStmt */
-	{ 459, 8 }, /* CreatePolicyStmt */
-	{ 467, 6 }, /* AlterPolicyStmt */
-	{ 473, 2 }, /* CreateTransformStmt */
-	{ 475, 5 }, /* CreateAmStmt */
-	{ 480, 5 }, /* CreatePublicationStmt */
-	{ 485, 5 }, /* AlterPublicationStmt */
-	{ 490, 6 }, /* CreateSubscriptionStmt */
-	{ 496, 5 }, /* AlterSubscriptionStmt */
-	{ 501, 1 }, /* DropSubscriptionStmt */
-	{ 502, 11 }, /* CreateStatsStmt */
-	{ 513, 3 }, /* AlterCollationStmt */
-	{ 516, 1 }, /* CallStmt */
-	{ 517, 3 }, /* AlterStatsStmt */
-	{ 520, 6 }, /* A_Expr */
-	{ 526, 3 }, /* ColumnRef */
-	{ 529, 0 }, /* ParamRef */
-	{ 529, 8 }, /* FuncCall */
-	{ 537, 0 }, /* A_Star */
-	{ 537, 2 }, /* A_Indices */
-	{ 539, 5 }, /* A_Indirection */
-	{ 544, 2 }, /* A_ArrayExpr */
-	{ 546, 3 }, /* ResTarget */
-	{ 549, 2 }, /* MultiAssignRef */
-	{ 551, 3 }, /* TypeCast */
-	{ 554, 4 }, /* CollateClause */
-	{ 558, 4 }, /* SortBy */
-	{ 562, 6 }, /* WindowDef */
-	{ 568, 3 }, /* RangeSubselect */
-	{ 571, 5 }, /* RangeFunction */
-	{ 576, 9 }, /* RangeTableSample */
-	{ 585, 9 }, /* RangeTableFunc */
-	{ 594, 3 }, /* RangeTableFuncCol */
-	{ 597, 7 }, /* TypeName */
-	{ 604, 4 }, /* ColumnDef */
-	{ 608, 7 }, /* IndexElem */
-	{ 615, 1 }, /* StatsElem */
-	{ 616, 11 }, /* Constraint */
-	{ 627, 3 }, /* DefElem */
-	{ 630, 0 }, /* RangeTblEntry */
-	{ 630, 0 }, /* RangeTblFunction */
-	{ 630, 0 }, /* TableSampleClause */
-	{ 630, 0 }, /* WithCheckOption */
-	{ 630, 0 }, /* SortGroupClause */
-	{ 630, 2 }, /* GroupingSet */
-	{ 632, 0 }, /* WindowClause */
-	{ 632, 6 }, /* ObjectWithArgs */
-	{ 638, 2 }, /* AccessPriv */
-	{ 640, 4 }, /* CreateOpClassItem */
-	{ 644, 1 }, /* TableLikeClause */
-	{ 645, 2 }, /* FunctionParameter */
-	{ 647, 2 }, /* LockingClause */
-	{ 649, 0 }, /* RowMarkClause */
-	{ 649, 3 }, /* XmlSerialize */
-	{ 652, 3 }, /* WithClause */
-	{ 655, 3 }, /* InferClause */
-	{ 658, 3 }, /* OnConflictClause */
-	{ 661, 4 }, /* CTESearchClause */
-	{ 665, 9 }, /* CTECycleClause */
-	{ 674, 5 }, /* CommonTableExpr */
-	{ 679, 5 }, /* MergeWhenClause */
-	{ 684, 0 }, /* RoleSpec */
-	{ 684, 1 }, /* TriggerTransition */
-	{ 685, 5 }, /* PartitionElem */
-	{ 690, 4 }, /* PartitionSpec */
-	{ 694, 6 }, /* PartitionBoundSpec */
-	{ 700, 0 }, /* PartitionRangeDatum */
-	{ 700, 1 }, /* PartitionCmd */
-	{ 701, 3 }, /* VacuumRelation */
-	{ 704, 0 }, /* PublicationObjSpec */
-	{ 704, 4 }, /* PublicationTable */
-	{ 708, 0 }, /* InlineCodeBlock */
-	{ 708, 0 }, /* CallContext */
-	{ 708, 0 }, /* ScanToken */
+	{ 40, 5 }, /* XmlExpr */
+	{ 45, 2 }, /* NullTest */
+	{ 47, 2 }, /* BooleanTest */
+	{ 49, 0 }, /* CoerceToDomain */
+	{ 49, 0 }, /* CoerceToDomainValue */
+	{ 49, 0 }, /* SetToDefault */
+	{ 49, 1 }, /* CurrentOfExpr */
+	{ 50, 0 }, /* NextValueExpr */
+	{ 50, 0 }, /* InferenceElem */
+	{ 50, 0 }, /* TargetEntry */
+	{ 50, 0 }, /* RangeTblRef */
+	{ 50, 7 }, /* JoinExpr */
+	{ 57, 0 }, /* FromExpr */
+	{ 57, 0 }, /* OnConflictExpr */
+	{ 57, 5 }, /* IntoClause */
+	{ 62, 0 }, /* MergeAction */
+	{ 62, 0 }, /* RawStmt */
+	{ 62, 0 }, /* Query */
+	{ 62, 6 }, /* InsertStmt */
+	{ 68, 5 }, /* DeleteStmt */
+	{ 73, 8 }, /* UpdateStmt */
+	{ 81, 8 }, /* MergeStmt */
+	{ 89, 18 }, /* SelectStmt */
+	{ 107, 2 }, /* ReturnStmt */
+	{ 109, 0 }, /* PLAssignStmt */
+	{ 109, 4 }, /* AlterTableStmt */
+	{ 113, 1 }, /* AlterTableCmd */
+	{ 114, 5 }, /* AlterDomainStmt */
+	{ 119, 0 }, /* SetOperationStmt */
+	{ 119, 7 }, /* GrantStmt */
+	{ 126, 6 }, /* GrantRoleStmt */
+	{ 132, 3 }, /* AlterDefaultPrivilegesStmt */
+	{ 135, 0 }, /* ClosePortalStmt */
+	{ 135, 2 }, /* ClusterStmt */
+	{ 137, 6 }, /* CopyStmt */
+	{ 143, 7 }, /* CreateStmt */
+	{ 150, 7 }, /* DefineStmt */
+	{ 157, 3 }, /* DropStmt */
+	{ 160, 3 }, /* TruncateStmt */
+	{ 163, 2 }, /* CommentStmt */
+	{ 165, 1 }, /* FetchStmt */
+	{ 166, 10 }, /* IndexStmt */
+	{ 176, 8 }, /* CreateFunctionStmt */
+	{ 184, 4 }, /* AlterFunctionStmt */
+	{ 188, 3 }, /* DoStmt */
+	{ 191, 2 }, /* RenameStmt */
+	{ 193, 5 }, /* RuleStmt */
+	{ 198, 1 }, /* NotifyStmt */
+	{ 199, 1 }, /* ListenStmt */
+	{ 200, 0 }, /* UnlistenStmt */
+	{ 200, 2 }, /* TransactionStmt */
+	{ 202, 7 }, /* ViewStmt */
+	{ 209, 1 }, /* LoadStmt */
+	{ 210, 6 }, /* CreateDomainStmt */
+	{ 216, 3 }, /* CreatedbStmt */
+	{ 219, 3 }, /* DropdbStmt */
+	{ 222, 4 }, /* VacuumStmt */
+	{ 226, 4 }, /* ExplainStmt */
+	{ 230, 3 }, /* CreateTableAsStmt */
+	{ 233, 3 }, /* CreateSeqStmt */
+	{ 236, 4 }, /* AlterSeqStmt */
+	{ 240, 2 }, /* VariableSetStmt */
+	{ 242, 1 }, /* VariableShowStmt */
+	{ 243, 0 }, /* DiscardStmt */
+	{ 243, 12 }, /* CreateTrigStmt */
+	{ 255, 8 }, /* CreatePLangStmt */
+	{ 263, 3 }, /* CreateRoleStmt */
+	{ 266, 3 }, /* AlterRoleStmt */
+	{ 269, 3 }, /* DropRoleStmt */
+	{ 272, 3 }, /* LockStmt */
+	{ 275, 2 }, /* ConstraintsSetStmt */
+	{ 277, 2 }, /* ReindexStmt */
+	{ 279, 0 }, /* CheckPointStmt */
+	{ 279, 2 }, /* CreateSchemaStmt */
+	{ 281, 3 }, /* AlterDatabaseStmt */
+	{ 284, 0 }, /* AlterDatabaseRefreshCollStmt */
+	{ 284, 2 }, /* AlterDatabaseSetStmt */
+	{ 286, 1 }, /* AlterRoleSetStmt */
+	{ 287, 8 }, /* CreateConversionStmt */
+	{ 295, 2 }, /* CreateCastStmt */
+	{ 297, 10 }, /* CreateOpClassStmt */
+	{ 307, 4 }, /* CreateOpFamilyStmt */
+	{ 311, 7 }, /* AlterOpFamilyStmt */
+	{ 318, 5 }, /* PrepareStmt */
+	{ 323, 3 }, /* ExecuteStmt */
+	{ 326, 0 }, /* DeallocateStmt */
+	{ 326, 3 }, /* DeclareCursorStmt */
+	{ 329, 3 }, /* CreateTableSpaceStmt */
+	{ 332, 1 }, /* DropTableSpaceStmt */
+	{ 333, 2 }, /* AlterObjectDependsStmt */
+	{ 335, 2 }, /* AlterObjectSchemaStmt */
+	{ 337, 3 }, /* AlterOwnerStmt */
+	{ 340, 4 }, /* AlterOperatorStmt */
+	{ 344, 6 }, /* AlterTypeStmt */
+	{ 350, 3 }, /* DropOwnedStmt */
+	{ 353, 4 }, /* ReassignOwnedStmt */
+	{ 357, 3 }, /* CompositeTypeStmt */
+	{ 360, 5 }, /* CreateEnumStmt */
+	{ 365, 6 }, /* CreateRangeStmt */
+	{ 371, 4 }, /* AlterEnumStmt */
+	{ 375, 6 }, /* AlterTSDictionaryStmt */
+	{ 381, 7 }, /* AlterTSConfigurationStmt */
+	{ 388, 5 }, /* CreateFdwStmt */
+	{ 393, 5 }, /* AlterFdwStmt */
+	{ 398, 4 }, /* CreateForeignServerStmt */
+	{ 402, 3 }, /* AlterForeignServerStmt */
+	{ 405, 4 }, /* CreateUserMappingStmt */
+	{ 409, 5 }, /* AlterUserMappingStmt */
+	{ 414, 2 }, /* DropUserMappingStmt */
+	{ 416, 4 }, /* AlterTableSpaceOptionsStmt */
+	{ 420, 4 }, /* AlterTableMoveAllStmt */
+	{ 424, 2 }, /* SecLabelStmt */
+	{ 426, 4 }, /* CreateForeignTableStmt */
+	{ 430, 7 }, /* ImportForeignSchemaStmt */
+	{ 437, 3 }, /* CreateExtensionStmt */
+	{ 440, 3 }, /* AlterExtensionStmt */
+	{ 443, 3 }, /* AlterExtensionContentsStmt */
+	{ 446, 7 }, /* CreateEventTrigStmt */
+	{ 453, 2 }, /* AlterEventTrigStmt */
+	{ 455, 1 }, /* RefreshMatViewStmt */
+	{ 456, 1 }, /* ReplicaIdentityStmt */
+	{ 457, 1 }, /* AlterSystemStmt */
+	{ 458, 8 }, /* CreatePolicyStmt */
+	{ 466, 6 }, /* AlterPolicyStmt */
+	{ 472, 2 }, /* CreateTransformStmt */
+	{ 474, 5 }, /* CreateAmStmt */
+	{ 479, 5 }, /* CreatePublicationStmt */
+	{ 484, 5 }, /* AlterPublicationStmt */
+	{ 489, 6 }, /* CreateSubscriptionStmt */
+	{ 495, 5 }, /* AlterSubscriptionStmt */
+	{ 500, 1 }, /* DropSubscriptionStmt */
+	{ 501, 11 }, /* CreateStatsStmt */
+	{ 512, 3 }, /* AlterCollationStmt */
+	{ 515, 1 }, /* CallStmt */
+	{ 516, 3 }, /* AlterStatsStmt */
+	{ 519, 6 }, /* A_Expr */
+	{ 525, 3 }, /* ColumnRef */
+	{ 528, 0 }, /* ParamRef */
+	{ 528, 8 }, /* FuncCall */
+	{ 536, 0 }, /* A_Star */
+	{ 536, 2 }, /* A_Indices */
+	{ 538, 5 }, /* A_Indirection */
+	{ 543, 2 }, /* A_ArrayExpr */
+	{ 545, 3 }, /* ResTarget */
+	{ 548, 2 }, /* MultiAssignRef */
+	{ 550, 3 }, /* TypeCast */
+	{ 553, 4 }, /* CollateClause */
+	{ 557, 4 }, /* SortBy */
+	{ 561, 6 }, /* WindowDef */
+	{ 567, 3 }, /* RangeSubselect */
+	{ 570, 5 }, /* RangeFunction */
+	{ 575, 9 }, /* RangeTableSample */
+	{ 584, 9 }, /* RangeTableFunc */
+	{ 593, 3 }, /* RangeTableFuncCol */
+	{ 596, 7 }, /* TypeName */
+	{ 603, 4 }, /* ColumnDef */
+	{ 607, 7 }, /* IndexElem */
+	{ 614, 1 }, /* StatsElem */
+	{ 615, 11 }, /* Constraint */
+	{ 626, 9 }, /* DefElem */
+	{ 635, 0 }, /* RangeTblEntry */
+	{ 635, 0 }, /* RangeTblFunction */
+	{ 635, 0 }, /* TableSampleClause */
+	{ 635, 0 }, /* WithCheckOption */
+	{ 635, 0 }, /* SortGroupClause */
+	{ 635, 2 }, /* GroupingSet */
+	{ 637, 0 }, /* WindowClause */
+	{ 637, 6 }, /* ObjectWithArgs */
+	{ 643, 2 }, /* AccessPriv */
+	{ 645, 4 }, /* CreateOpClassItem */
+	{ 649, 1 }, /* TableLikeClause */
+	{ 650, 2 }, /* FunctionParameter */
+	{ 652, 2 }, /* LockingClause */
+	{ 654, 0 }, /* RowMarkClause */
+	{ 654, 3 }, /* XmlSerialize */
+	{ 657, 3 }, /* WithClause */
+	{ 660, 3 }, /* InferClause */
+	{ 663, 3 }, /* OnConflictClause */
+	{ 666, 4 }, /* CTESearchClause */
+	{ 670, 9 }, /* CTECycleClause */
+	{ 679, 5 }, /* CommonTableExpr */
+	{ 684, 5 }, /* MergeWhenClause */
+	{ 689, 0 }, /* RoleSpec */
+	{ 689, 1 }, /* TriggerTransition */
+	{ 690, 5 }, /* PartitionElem */
+	{ 695, 4 }, /* PartitionSpec */
+	{ 699, 6 }, /* PartitionBoundSpec */
+	{ 705, 0 }, /* PartitionRangeDatum */
+	{ 705, 1 }, /* PartitionCmd */
+	{ 706, 3 }, /* VacuumRelation */
+	{ 709, 0 }, /* PublicationObjSpec */
+	{ 709, 4 }, /* PublicationTable */
+	{ 713, 0 }, /* InlineCodeBlock */
+	{ 713, 0 }, /* CallContext */
+	{ 713, 0 }, /* ScanToken */
 };
 
 /* ---- Begin the walk: per message, what its rules ask of it, then its fields ----
@@ -2814,7 +2834,7 @@ CW_BEGIN(SQLValueFunction, 45)
 CW_END
 
 static const uint8_t cw_kinds_46_3[] = { 0x7e, 0xf7, 0xfc, 0x6f, 0x8d, 0xf9, 0x3f, 0x18, 0x11, 0xe0, 0xb1, 0x01, 0x14, 0x80, 0xb7, 0xff, 0xff, 0x99, 0x28, 0x79, 0x98, 0x21, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0xb8, 0x36, }; /* named_args */
-static const uint8_t cw_kinds_46_5[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* args */
+static const uint8_t cw_kinds_46_5[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, }; /* args */
 static inline bool cw_meets_XmlExpr(const pgbind_XmlExpr *m)
 {
 	(void)m;
@@ -3446,13 +3466,13 @@ CW_END
 
 static const uint8_t cw_kinds_80_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0xff, 0x17, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
 static const uint8_t cw_kinds_80_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x32, }; /* attlist */
-static const uint8_t cw_kinds_80_6[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
+static const uint8_t cw_kinds_80_6[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static const uint8_t cw_kinds_80_7[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, }; /* whereClause */
 static inline bool cw_meets_CopyStmt(const pgbind_CopyStmt *m)
 {
 	(void)m;
 	return true &&
-		CW_MEETS_NODE(m, query, true, false, 0, CW_KINDS(cw_kinds_80_1)) &&
+		CW_MEETS_NODE(m, query, false, false, 0, CW_KINDS(cw_kinds_80_1)) &&
 		CW_MEETS_REPEATED_NODE(m, attlist, true, false, 0, CW_KINDS(cw_kinds_80_2)) &&
 		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_80_6)) &&
 		CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_80_7));
@@ -5574,13 +5594,13 @@ CW_BEGIN(Constraint, 204)
 	CW_BOOL(29, initially_valid, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_205_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0xf0, 0x05, 0xfa, 0xe0, 0xf8, 0x7b, }; /* arg */
+static const uint8_t cw_kinds_205_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* arg */
 static inline bool cw_meets_DefElem(const pgbind_DefElem *m)
 {
 	(void)m;
 	return true &&
 		CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
-		CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_2));
+		CW_MEETS_NODE(m, arg, true, false, 0, CW_KINDS(cw_kinds_205_2));
 }
 
 CW_BEGIN(DefElem, 205)

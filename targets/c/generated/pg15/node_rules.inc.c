@@ -5,8 +5,8 @@
  *   schema/pg15/nodes.json       fnv1a64 9a8ffa1c346a8038
  *   pg_query.proto               fnv1a64 c53ea8bb656a0393
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
- *   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
- *   schema/pg15/deparse.txt      fnv1a64 2744f63c046ccf3d
+ *   schema/libpg_query.txt       fnv1a64 dce584e004abb4f9
+ *   schema/pg15/deparse.txt      fnv1a64 a1c0b991cd1125d0
  *   schema/summary.txt           fnv1a64 a446eef7876c933e
  *   targets/go/makefuncs.txt     fnv1a64 e95153708772445a
  */

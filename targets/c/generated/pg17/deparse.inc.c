@@ -5,8 +5,8 @@
  *   schema/pg17/nodes.json       fnv1a64 4f23a58e6a917a73
  *   pg_query.proto               fnv1a64 e8a06a8e097b7b8e
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
- *   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
- *   schema/pg17/deparse.txt      fnv1a64 b26b4c68de157784
+ *   schema/libpg_query.txt       fnv1a64 dce584e004abb4f9
+ *   schema/pg17/deparse.txt      fnv1a64 eea1d15ee0ca4902
  *   schema/summary.txt           fnv1a64 a446eef7876c933e
  *   targets/go/makefuncs.txt     fnv1a64 e95153708772445a
  */
@@ -75,1619 +75,1632 @@ static const uint8_t contract_kinds_44[] = { /* MinMaxExpr.args (schema/pg17/dep
 static const uint8_t contract_kinds_46[] = { /* XmlExpr.named_args (schema/pg17/deparse.txt:106:20): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x7f,0x2b,0xef,0x73,0xfe,0x01,0x20,0x28,0xe0,0xfd,0xfe,0x48,0x80,0x09,0x0a,0x00,0x10,0x34,0x9a,0x60,0x08,0xcc,0x45,0x7d,0x80,0x01,0x00,0xc8,0x2f,0x03,0x0c,
 };
-static const uint8_t contract_kinds_48[] = { /* XmlExpr.args (schema/pg17/deparse.txt:110:14): the kinds allowed, by tag */
+static const uint8_t contract_kinds_47[] = { /* XmlExpr.args (schema/libpg_query.txt:315:33): the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,
+};
+static const uint8_t contract_kinds_49[] = { /* XmlExpr.args (schema/pg17/deparse.txt:110:14): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_51[] = { /* JsonValueExpr.raw_expr (schema/pg17/deparse.txt:116:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_52[] = { /* JsonValueExpr.raw_expr (schema/pg17/deparse.txt:116:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_54[] = { /* JsonIsPredicate.expr (schema/pg17/deparse.txt:122:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_55[] = { /* JsonIsPredicate.expr (schema/pg17/deparse.txt:122:22): the kinds allowed, by tag */
 	0xfe,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_56[] = { /* JsonBehavior.expr (schema/pg17/deparse.txt:126:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_57[] = { /* JsonBehavior.expr (schema/pg17/deparse.txt:126:19): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_58[] = { /* NullTest.arg (schema/pg17/deparse.txt:130:14): the kinds allowed, by tag */
+static const uint8_t contract_kinds_59[] = { /* NullTest.arg (schema/pg17/deparse.txt:130:14): the kinds allowed, by tag */
 	0xfe,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_60[] = { /* BooleanTest.arg (schema/pg17/deparse.txt:134:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_61[] = { /* BooleanTest.arg (schema/pg17/deparse.txt:134:17): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_63[] = { /* JoinExpr.larg (schema/pg17/deparse.txt:140:15): the kinds allowed, by tag */
+static const uint8_t contract_kinds_64[] = { /* JoinExpr.larg (schema/pg17/deparse.txt:140:15): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xfe,0x01,0x00,0x2e,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_65[] = { /* JoinExpr.rarg (schema/pg17/deparse.txt:144:15): the kinds allowed, by tag */
+static const uint8_t contract_kinds_66[] = { /* JoinExpr.rarg (schema/pg17/deparse.txt:144:15): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xfe,0x01,0x00,0x2e,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_67[] = { /* JoinExpr.usingClause (schema/pg17/deparse.txt:148:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_68[] = { /* JoinExpr.usingClause (schema/pg17/deparse.txt:148:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_68[] = { /* JoinExpr.quals (schema/pg17/deparse.txt:150:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_69[] = { /* JoinExpr.quals (schema/pg17/deparse.txt:150:16): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_71[] = { /* TypeName.names (schema/pg17/deparse.txt:156:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_72[] = { /* TypeName.names (schema/pg17/deparse.txt:156:16): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_73[] = { /* TypeName.typmods (schema/pg17/deparse.txt:160:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_74[] = { /* TypeName.typmods (schema/pg17/deparse.txt:160:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x2d,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x1c,
 };
-static const uint8_t contract_kinds_75[] = { /* TypeName.arrayBounds (schema/pg17/deparse.txt:164:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_76[] = { /* TypeName.arrayBounds (schema/pg17/deparse.txt:164:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x10,0x0c,
 };
-static const uint8_t contract_kinds_78[] = { /* ColumnRef.fields (schema/pg17/deparse.txt:170:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_79[] = { /* ColumnRef.fields (schema/pg17/deparse.txt:170:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x02,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_81[] = { /* A_Expr.name (schema/pg17/deparse.txt:176:13): the kinds allowed, by tag */
+static const uint8_t contract_kinds_82[] = { /* A_Expr.name (schema/pg17/deparse.txt:176:13): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_82[] = { /* A_Expr.lexpr (schema/pg17/deparse.txt:178:14): the kinds allowed, by tag */
+static const uint8_t contract_kinds_83[] = { /* A_Expr.lexpr (schema/pg17/deparse.txt:178:14): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_84[] = { /* A_Expr.rexpr (schema/pg17/deparse.txt:182:14): the kinds allowed, by tag */
+static const uint8_t contract_kinds_85[] = { /* A_Expr.rexpr (schema/pg17/deparse.txt:182:14): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_86[] = { /* TypeCast.arg (schema/pg17/deparse.txt:186:14): the kinds allowed, by tag */
+static const uint8_t contract_kinds_87[] = { /* TypeCast.arg (schema/pg17/deparse.txt:186:14): the kinds allowed, by tag */
 	0xfe,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_88[] = { /* CollateClause.arg (schema/pg17/deparse.txt:190:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_89[] = { /* CollateClause.arg (schema/pg17/deparse.txt:190:19): the kinds allowed, by tag */
 	0xfe,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_91[] = { /* CollateClause.collname (schema/pg17/deparse.txt:196:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_92[] = { /* CollateClause.collname (schema/pg17/deparse.txt:196:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_94[] = { /* FuncCall.funcname (schema/pg17/deparse.txt:202:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_95[] = { /* FuncCall.funcname (schema/pg17/deparse.txt:202:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_96[] = { /* FuncCall.args (schema/pg17/deparse.txt:206:15): the kinds allowed, by tag */
+static const uint8_t contract_kinds_97[] = { /* FuncCall.args (schema/pg17/deparse.txt:206:15): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_98[] = { /* FuncCall.agg_order (schema/pg17/deparse.txt:210:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_99[] = { /* FuncCall.agg_order (schema/pg17/deparse.txt:210:20): the kinds allowed, by tag */
 	0xfa,0xb7,0xef,0x3f,0x8b,0xeb,0x73,0xdf,0x97,0xb1,0xf7,0xf1,0xff,0xfe,0xdc,0xf5,0xff,0x3a,0xbb,0xfe,0xff,0xff,0xdf,0xed,0xcf,0x77,0xed,0xf3,0xff,0x3c,0xf9,0xff,0xaf,0x0d,
 };
-static const uint8_t contract_kinds_99[] = { /* FuncCall.agg_filter (schema/pg17/deparse.txt:212:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_100[] = { /* FuncCall.agg_filter (schema/pg17/deparse.txt:212:21): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_100[] = { /* A_Indices.lidx (schema/pg17/deparse.txt:214:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_101[] = { /* A_Indices.lidx (schema/pg17/deparse.txt:214:16): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_101[] = { /* A_Indices.uidx (schema/pg17/deparse.txt:216:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_102[] = { /* A_Indices.uidx (schema/pg17/deparse.txt:216:16): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_103[] = { /* A_Indirection.arg (schema/pg17/deparse.txt:220:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_104[] = { /* A_Indirection.arg (schema/pg17/deparse.txt:220:19): the kinds allowed, by tag */
 	0xfe,0xf6,0xf7,0xbf,0x0f,0xef,0x73,0xff,0xbf,0xff,0xff,0xf7,0xff,0xff,0xff,0x03,0xf9,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x0f,
 };
-static const uint8_t contract_kinds_106[] = { /* A_Indirection.indirection (schema/pg17/deparse.txt:226:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_107[] = { /* A_Indirection.indirection (schema/pg17/deparse.txt:226:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x06,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_108[] = { /* A_ArrayExpr.elements (schema/pg17/deparse.txt:230:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_109[] = { /* A_ArrayExpr.elements (schema/pg17/deparse.txt:230:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_110[] = { /* ResTarget.indirection (schema/pg17/deparse.txt:234:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_111[] = { /* ResTarget.indirection (schema/pg17/deparse.txt:234:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x06,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_112[] = { /* MultiAssignRef.source (schema/pg17/deparse.txt:238:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_113[] = { /* MultiAssignRef.source (schema/pg17/deparse.txt:238:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_114[] = { /* SortBy.node (schema/pg17/deparse.txt:242:13): the kinds allowed, by tag */
+static const uint8_t contract_kinds_115[] = { /* SortBy.node (schema/pg17/deparse.txt:242:13): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_116[] = { /* SortBy.useOp (schema/pg17/deparse.txt:246:15): the kinds allowed, by tag */
+static const uint8_t contract_kinds_117[] = { /* SortBy.useOp (schema/pg17/deparse.txt:246:15): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_118[] = { /* WindowDef.partitionClause (schema/pg17/deparse.txt:250:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_119[] = { /* WindowDef.partitionClause (schema/pg17/deparse.txt:250:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_120[] = { /* WindowDef.orderClause (schema/pg17/deparse.txt:254:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_121[] = { /* WindowDef.orderClause (schema/pg17/deparse.txt:254:24): the kinds allowed, by tag */
 	0xfa,0xb7,0xef,0x3f,0x8b,0xeb,0x73,0xdf,0x97,0xb1,0xf7,0xf1,0xff,0xfe,0xdc,0xf5,0xff,0x3a,0xbb,0xfe,0xff,0xff,0xdf,0xed,0xcf,0x77,0xed,0xf3,0xff,0x3c,0xf9,0xff,0xaf,0x0d,
 };
-static const uint8_t contract_kinds_121[] = { /* WindowDef.startOffset (schema/pg17/deparse.txt:256:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_122[] = { /* WindowDef.startOffset (schema/pg17/deparse.txt:256:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_122[] = { /* WindowDef.endOffset (schema/pg17/deparse.txt:258:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_123[] = { /* WindowDef.endOffset (schema/pg17/deparse.txt:258:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_124[] = { /* RangeSubselect.subquery (schema/pg17/deparse.txt:262:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_125[] = { /* RangeSubselect.subquery (schema/pg17/deparse.txt:262:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_127[] = { /* RangeFunction.functions (schema/pg17/deparse.txt:268:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_128[] = { /* RangeFunction.functions (schema/pg17/deparse.txt:268:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0e,
 };
-static const uint8_t contract_kinds_129[] = { /* RangeFunction.coldeflist (schema/pg17/deparse.txt:272:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_130[] = { /* RangeFunction.coldeflist (schema/pg17/deparse.txt:272:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x40,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_131[] = { /* RangeTableFunc.docexpr (schema/pg17/deparse.txt:276:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_132[] = { /* RangeTableFunc.docexpr (schema/pg17/deparse.txt:276:24): the kinds allowed, by tag */
 	0xfe,0xff,0xf7,0xff,0xff,0xef,0x73,0xff,0x8f,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_133[] = { /* RangeTableFunc.rowexpr (schema/pg17/deparse.txt:280:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_134[] = { /* RangeTableFunc.rowexpr (schema/pg17/deparse.txt:280:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_135[] = { /* RangeTableFunc.namespaces (schema/pg17/deparse.txt:284:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_136[] = { /* RangeTableFunc.namespaces (schema/pg17/deparse.txt:284:27): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x7f,0x2b,0xef,0x73,0xfe,0x01,0x20,0x28,0xe0,0xfd,0xfe,0x48,0x80,0x09,0x0a,0x00,0x10,0x34,0x9a,0x60,0x08,0xcc,0x45,0x7d,0x80,0x01,0x00,0xc8,0x2f,0x03,0x0c,
 };
-static const uint8_t contract_kinds_138[] = { /* RangeTableFunc.columns (schema/pg17/deparse.txt:290:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_139[] = { /* RangeTableFunc.columns (schema/pg17/deparse.txt:290:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x10,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_140[] = { /* RangeTableFuncCol.colexpr (schema/pg17/deparse.txt:294:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_141[] = { /* RangeTableFuncCol.colexpr (schema/pg17/deparse.txt:294:27): the kinds allowed, by tag */
 	0xfe,0xff,0xf7,0xff,0xff,0xef,0x73,0xff,0xbf,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_141[] = { /* RangeTableFuncCol.coldefexpr (schema/pg17/deparse.txt:296:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_142[] = { /* RangeTableFuncCol.coldefexpr (schema/pg17/deparse.txt:296:30): the kinds allowed, by tag */
 	0xfe,0xff,0xf7,0xff,0xff,0xef,0x73,0xff,0xbf,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_143[] = { /* RangeTableSample.relation (schema/pg17/deparse.txt:300:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_144[] = { /* RangeTableSample.relation (schema/pg17/deparse.txt:300:27): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_146[] = { /* RangeTableSample.method (schema/pg17/deparse.txt:306:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_147[] = { /* RangeTableSample.method (schema/pg17/deparse.txt:306:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_149[] = { /* RangeTableSample.args (schema/pg17/deparse.txt:312:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_150[] = { /* RangeTableSample.args (schema/pg17/deparse.txt:312:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_150[] = { /* RangeTableSample.repeatable (schema/pg17/deparse.txt:314:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_151[] = { /* RangeTableSample.repeatable (schema/pg17/deparse.txt:314:29): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_152[] = { /* ColumnDef.constraints (schema/pg17/deparse.txt:318:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_153[] = { /* ColumnDef.constraints (schema/pg17/deparse.txt:318:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_154[] = { /* ColumnDef.fdwoptions (schema/pg17/deparse.txt:322:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_155[] = { /* ColumnDef.fdwoptions (schema/pg17/deparse.txt:322:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_156[] = { /* IndexElem.expr (schema/pg17/deparse.txt:326:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_157[] = { /* IndexElem.expr (schema/pg17/deparse.txt:326:16): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_158[] = { /* IndexElem.collation (schema/pg17/deparse.txt:330:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_159[] = { /* IndexElem.collation (schema/pg17/deparse.txt:330:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_160[] = { /* IndexElem.opclass (schema/pg17/deparse.txt:334:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_161[] = { /* IndexElem.opclass (schema/pg17/deparse.txt:334:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_162[] = { /* IndexElem.opclassopts (schema/pg17/deparse.txt:338:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_163[] = { /* IndexElem.opclassopts (schema/pg17/deparse.txt:338:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_164[] = { /* DefElem.arg (schema/pg17/deparse.txt:342:13): the kinds allowed, by tag */
+static const uint8_t contract_kinds_165[] = { /* DefElem.arg (schema/pg17/deparse.txt:342:13): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x02,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0xf0,0x1e,
 };
-static const uint8_t contract_kinds_165[] = { /* DefElem.arg (schema/pg17/deparse.txt:344:13): the kinds allowed, by tag */
+static const uint8_t contract_kinds_166[] = { /* DefElem.arg (schema/pg17/deparse.txt:344:13): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_167[] = { /* LockingClause.lockedRels (schema/pg17/deparse.txt:348:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_168[] = { /* DefElem.arg (schema/pg17/deparse.txt:348:13): the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0x1f,
+};
+static const uint8_t contract_kinds_170[] = { /* DefElem.arg (schema/pg17/deparse.txt:352:13): the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1d,
+};
+static const uint8_t contract_kinds_173[] = { /* LockingClause.lockedRels (schema/pg17/deparse.txt:358:27): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_169[] = { /* XmlSerialize.expr (schema/pg17/deparse.txt:352:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_175[] = { /* XmlSerialize.expr (schema/pg17/deparse.txt:362:19): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_171[] = { /* PartitionElem.expr (schema/pg17/deparse.txt:356:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_177[] = { /* PartitionElem.expr (schema/pg17/deparse.txt:366:20): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_173[] = { /* PartitionElem.collation (schema/pg17/deparse.txt:360:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_179[] = { /* PartitionElem.collation (schema/pg17/deparse.txt:370:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_175[] = { /* PartitionElem.opclass (schema/pg17/deparse.txt:364:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_181[] = { /* PartitionElem.opclass (schema/pg17/deparse.txt:374:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_178[] = { /* PartitionSpec.partParams (schema/pg17/deparse.txt:370:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_184[] = { /* PartitionSpec.partParams (schema/pg17/deparse.txt:380:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x1b,0xeb,0x73,0xfe,0x01,0x00,0x00,0xf2,0xfd,0xfe,0x68,0x00,0x09,0x0a,0x40,0x00,0x00,0x00,0x20,0x02,0x00,0x48,0x11,0x00,0x00,0x00,0x04,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_180[] = { /* PartitionBoundSpec.listdatums (schema/pg17/deparse.txt:374:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_186[] = { /* PartitionBoundSpec.listdatums (schema/pg17/deparse.txt:384:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_182[] = { /* PartitionBoundSpec.lowerdatums (schema/pg17/deparse.txt:378:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_188[] = { /* PartitionBoundSpec.lowerdatums (schema/pg17/deparse.txt:388:32): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_184[] = { /* PartitionBoundSpec.upperdatums (schema/pg17/deparse.txt:382:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_190[] = { /* PartitionBoundSpec.upperdatums (schema/pg17/deparse.txt:392:32): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_187[] = { /* GroupingSet.content (schema/pg17/deparse.txt:388:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_193[] = { /* GroupingSet.content (schema/pg17/deparse.txt:398:21): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_190[] = { /* WithClause.ctes (schema/pg17/deparse.txt:394:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_196[] = { /* WithClause.ctes (schema/pg17/deparse.txt:404:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x49,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_192[] = { /* InferClause.indexElems (schema/pg17/deparse.txt:398:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_198[] = { /* InferClause.indexElems (schema/pg17/deparse.txt:408:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x1b,0xeb,0x73,0xfe,0x01,0x00,0x00,0xe3,0xfd,0xfe,0x68,0x00,0x09,0x0a,0x40,0x00,0x00,0x00,0x20,0x02,0x00,0x48,0x11,0x00,0x00,0x00,0x04,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_193[] = { /* InferClause.whereClause (schema/pg17/deparse.txt:400:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_199[] = { /* InferClause.whereClause (schema/pg17/deparse.txt:410:26): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_195[] = { /* OnConflictClause.targetList (schema/pg17/deparse.txt:404:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_201[] = { /* OnConflictClause.targetList (schema/pg17/deparse.txt:414:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xef,0x73,0xde,0x01,0x20,0x28,0xe0,0xfd,0xfe,0x48,0x80,0x09,0x0a,0x00,0x30,0x10,0x90,0x00,0x08,0xc4,0x45,0x0d,0x80,0x01,0x00,0xc0,0x20,0x01,0x0c,
 };
-static const uint8_t contract_kinds_196[] = { /* OnConflictClause.whereClause (schema/pg17/deparse.txt:406:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_202[] = { /* OnConflictClause.whereClause (schema/pg17/deparse.txt:416:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_199[] = { /* CTESearchClause.search_col_list (schema/pg17/deparse.txt:412:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_205[] = { /* CTESearchClause.search_col_list (schema/pg17/deparse.txt:422:33): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_203[] = { /* CTECycleClause.cycle_col_list (schema/pg17/deparse.txt:420:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_209[] = { /* CTECycleClause.cycle_col_list (schema/pg17/deparse.txt:430:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_206[] = { /* CTECycleClause.cycle_mark_value (schema/pg17/deparse.txt:426:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_212[] = { /* CTECycleClause.cycle_mark_value (schema/pg17/deparse.txt:436:33): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_208[] = { /* CTECycleClause.cycle_mark_default (schema/pg17/deparse.txt:430:35): the kinds allowed, by tag */
+static const uint8_t contract_kinds_214[] = { /* CTECycleClause.cycle_mark_default (schema/pg17/deparse.txt:440:35): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_212[] = { /* CommonTableExpr.aliascolnames (schema/pg17/deparse.txt:438:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_218[] = { /* CommonTableExpr.aliascolnames (schema/pg17/deparse.txt:448:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_214[] = { /* CommonTableExpr.ctequery (schema/pg17/deparse.txt:442:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_220[] = { /* CommonTableExpr.ctequery (schema/pg17/deparse.txt:452:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0xf9,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_215[] = { /* MergeWhenClause.condition (schema/pg17/deparse.txt:444:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_221[] = { /* MergeWhenClause.condition (schema/pg17/deparse.txt:454:27): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_217[] = { /* MergeWhenClause.targetList (schema/pg17/deparse.txt:448:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_223[] = { /* MergeWhenClause.targetList (schema/pg17/deparse.txt:458:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xef,0x73,0xde,0x01,0x20,0x28,0xe0,0xfd,0xfe,0x48,0x80,0x09,0x0a,0x00,0x30,0x10,0x90,0x00,0x08,0xc4,0x45,0x0d,0x80,0x01,0x00,0xc0,0x20,0x01,0x0c,
 };
-static const uint8_t contract_kinds_219[] = { /* MergeWhenClause.values (schema/pg17/deparse.txt:452:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_225[] = { /* MergeWhenClause.values (schema/pg17/deparse.txt:462:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_227[] = { /* JsonFuncExpr.pathspec (schema/pg17/deparse.txt:468:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_233[] = { /* JsonFuncExpr.pathspec (schema/pg17/deparse.txt:478:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_229[] = { /* JsonFuncExpr.passing (schema/pg17/deparse.txt:472:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_235[] = { /* JsonFuncExpr.passing (schema/pg17/deparse.txt:482:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x7b,0xde,0x41,0x40,0x08,0xe8,0xfd,0xfe,0x58,0x00,0x0b,0x0a,0x00,0x00,0x00,0x04,0x10,0x00,0x06,0xd0,0x21,0x00,0x00,0x08,0x30,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_231[] = { /* JsonTablePathSpec.string (schema/pg17/deparse.txt:476:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_237[] = { /* JsonTablePathSpec.string (schema/pg17/deparse.txt:486:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x1c,
 };
-static const uint8_t contract_kinds_235[] = { /* JsonTable.passing (schema/pg17/deparse.txt:484:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_241[] = { /* JsonTable.passing (schema/pg17/deparse.txt:494:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x7b,0xde,0x41,0x40,0x08,0xe8,0xfd,0xfe,0x58,0x01,0x0b,0x0a,0x00,0x00,0x00,0x04,0x10,0x00,0x06,0xd0,0x21,0x00,0x00,0x08,0x30,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_238[] = { /* JsonTable.columns (schema/pg17/deparse.txt:490:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_244[] = { /* JsonTable.columns (schema/pg17/deparse.txt:500:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x01,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_240[] = { /* JsonTableColumn.columns (schema/pg17/deparse.txt:494:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_246[] = { /* JsonTableColumn.columns (schema/pg17/deparse.txt:504:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x01,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_242[] = { /* JsonKeyValue.key (schema/pg17/deparse.txt:498:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_248[] = { /* JsonKeyValue.key (schema/pg17/deparse.txt:508:18): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_246[] = { /* JsonScalarExpr.expr (schema/pg17/deparse.txt:506:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_252[] = { /* JsonScalarExpr.expr (schema/pg17/deparse.txt:516:21): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_249[] = { /* JsonObjectConstructor.exprs (schema/pg17/deparse.txt:512:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_255[] = { /* JsonObjectConstructor.exprs (schema/pg17/deparse.txt:522:29): the kinds allowed, by tag */
 	0xfa,0xb7,0xef,0x3f,0x8b,0xeb,0x73,0xdf,0xb7,0x31,0xf7,0xf9,0xff,0xfe,0xdd,0xf7,0xff,0x3a,0xbb,0xfe,0xff,0xff,0xdf,0xed,0xcf,0x7f,0xfd,0xf3,0xff,0x3c,0xf9,0xff,0xaf,0x0d,
 };
-static const uint8_t contract_kinds_251[] = { /* JsonArrayConstructor.exprs (schema/pg17/deparse.txt:516:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_257[] = { /* JsonArrayConstructor.exprs (schema/pg17/deparse.txt:526:28): the kinds allowed, by tag */
 	0xfa,0xb7,0xef,0x3f,0x8b,0xef,0x73,0xdf,0x97,0x31,0xf7,0xf1,0xff,0xfe,0xdc,0xf5,0xff,0x3a,0xbb,0xfe,0xff,0xff,0xdf,0xed,0xcf,0x77,0xed,0xf3,0xff,0x3c,0xf9,0xff,0xaf,0x0d,
 };
-static const uint8_t contract_kinds_252[] = { /* JsonAggConstructor.agg_filter (schema/pg17/deparse.txt:518:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_258[] = { /* JsonAggConstructor.agg_filter (schema/pg17/deparse.txt:528:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_254[] = { /* JsonAggConstructor.agg_order (schema/pg17/deparse.txt:522:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_260[] = { /* JsonAggConstructor.agg_order (schema/pg17/deparse.txt:532:30): the kinds allowed, by tag */
 	0xfa,0xb7,0xef,0x3f,0x8b,0xeb,0x73,0xdf,0x97,0xb1,0xf7,0xf1,0xff,0xfe,0xdc,0xf5,0xff,0x3a,0xbb,0xfe,0xff,0xff,0xdf,0xed,0xcf,0x77,0xed,0xf3,0xff,0x3c,0xf9,0xff,0xaf,0x0d,
 };
-static const uint8_t contract_kinds_261[] = { /* InsertStmt.cols (schema/pg17/deparse.txt:536:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_267[] = { /* InsertStmt.cols (schema/pg17/deparse.txt:546:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x20,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_262[] = { /* InsertStmt.selectStmt (schema/pg17/deparse.txt:538:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_268[] = { /* InsertStmt.selectStmt (schema/pg17/deparse.txt:548:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_264[] = { /* InsertStmt.returningList (schema/pg17/deparse.txt:542:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_270[] = { /* InsertStmt.returningList (schema/pg17/deparse.txt:552:27): the kinds allowed, by tag */
 	0xfe,0xb7,0xf7,0x7f,0xef,0xff,0x73,0xfe,0x07,0xa1,0xef,0xf7,0xff,0xff,0xdf,0x83,0x7d,0x9b,0x9e,0xfd,0xff,0xbf,0xef,0xbf,0xef,0xc7,0xff,0xf9,0x41,0x0f,0xfc,0xbf,0x0f,0x0c,
 };
-static const uint8_t contract_kinds_267[] = { /* DeleteStmt.usingClause (schema/pg17/deparse.txt:548:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_273[] = { /* DeleteStmt.usingClause (schema/pg17/deparse.txt:558:25): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xfe,0x01,0x00,0x2e,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_268[] = { /* DeleteStmt.whereClause (schema/pg17/deparse.txt:550:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_274[] = { /* DeleteStmt.whereClause (schema/pg17/deparse.txt:560:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_270[] = { /* DeleteStmt.returningList (schema/pg17/deparse.txt:554:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_276[] = { /* DeleteStmt.returningList (schema/pg17/deparse.txt:564:27): the kinds allowed, by tag */
 	0xfe,0xb7,0xf7,0x7f,0xef,0xff,0x73,0xfe,0x07,0xa1,0xef,0xf7,0xff,0xff,0xdf,0x83,0x7d,0x9b,0x9e,0xfd,0xff,0xbf,0xef,0xbf,0xef,0xc7,0xff,0xf9,0x41,0x0f,0xfc,0xbf,0x0f,0x0c,
 };
-static const uint8_t contract_kinds_274[] = { /* UpdateStmt.targetList (schema/pg17/deparse.txt:562:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_280[] = { /* UpdateStmt.targetList (schema/pg17/deparse.txt:572:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xef,0x73,0xde,0x01,0x20,0x28,0xe0,0xfd,0xfe,0x48,0x80,0x09,0x0a,0x00,0x30,0x10,0x90,0x00,0x08,0xc4,0x45,0x0d,0x80,0x01,0x00,0x40,0x20,0x01,0x0c,
 };
-static const uint8_t contract_kinds_275[] = { /* UpdateStmt.whereClause (schema/pg17/deparse.txt:564:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_281[] = { /* UpdateStmt.whereClause (schema/pg17/deparse.txt:574:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_277[] = { /* UpdateStmt.fromClause (schema/pg17/deparse.txt:568:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_283[] = { /* UpdateStmt.fromClause (schema/pg17/deparse.txt:578:24): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xfe,0x01,0x00,0x2e,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_279[] = { /* UpdateStmt.returningList (schema/pg17/deparse.txt:572:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_285[] = { /* UpdateStmt.returningList (schema/pg17/deparse.txt:582:27): the kinds allowed, by tag */
 	0xfe,0xb7,0xf7,0x7f,0xef,0xff,0x73,0xfe,0x07,0xa1,0xef,0xf7,0xff,0xff,0xdf,0x83,0x7d,0x9b,0x9e,0xfd,0xff,0xbf,0xef,0xbf,0xef,0xc7,0xff,0xf9,0x41,0x0f,0xfc,0xbf,0x0f,0x0c,
 };
-static const uint8_t contract_kinds_282[] = { /* MergeStmt.sourceRelation (schema/pg17/deparse.txt:578:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_288[] = { /* MergeStmt.sourceRelation (schema/pg17/deparse.txt:588:27): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xfe,0x01,0x00,0x2e,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_284[] = { /* MergeStmt.joinCondition (schema/pg17/deparse.txt:582:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_290[] = { /* MergeStmt.joinCondition (schema/pg17/deparse.txt:592:26): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_287[] = { /* MergeStmt.mergeWhenClauses (schema/pg17/deparse.txt:588:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_293[] = { /* MergeStmt.mergeWhenClauses (schema/pg17/deparse.txt:598:30): the kinds allowed, by tag */
 	0xfe,0xf7,0xf7,0xff,0x9f,0xff,0x77,0xff,0x73,0xad,0xff,0xfb,0xff,0xfe,0xfb,0xff,0xff,0xbb,0xfe,0x7d,0xfb,0xff,0xfd,0x6f,0xe7,0xdf,0xff,0xf9,0x6d,0x1f,0xfe,0xfe,0x0f,0x1e,
 };
-static const uint8_t contract_kinds_289[] = { /* MergeStmt.returningList (schema/pg17/deparse.txt:592:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_295[] = { /* MergeStmt.returningList (schema/pg17/deparse.txt:602:26): the kinds allowed, by tag */
 	0xfe,0xbf,0xf7,0x7f,0xef,0xff,0x73,0xfe,0x07,0xff,0xef,0xf7,0xff,0xff,0xdf,0x83,0x7d,0x9b,0x9e,0xfd,0xff,0xbf,0xef,0xbf,0xef,0xc7,0xff,0xf9,0x41,0xcf,0xff,0xbf,0x5f,0x0c,
 };
-static const uint8_t contract_kinds_290[] = { /* SelectStmt.distinctClause (schema/pg17/deparse.txt:594:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_296[] = { /* SelectStmt.distinctClause (schema/pg17/deparse.txt:604:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_292[] = { /* SelectStmt.targetList (schema/pg17/deparse.txt:598:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_298[] = { /* SelectStmt.targetList (schema/pg17/deparse.txt:608:24): the kinds allowed, by tag */
 	0xfe,0xb7,0xf7,0x7f,0xef,0xff,0x73,0xfe,0x07,0xa1,0xef,0xf7,0xff,0xff,0xdf,0x83,0x7d,0x9b,0x9e,0xfd,0xff,0xbf,0xef,0xbf,0xef,0xc7,0xff,0xf8,0x41,0x0f,0xfc,0xbf,0x0f,0x0c,
 };
-static const uint8_t contract_kinds_294[] = { /* SelectStmt.fromClause (schema/pg17/deparse.txt:602:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_300[] = { /* SelectStmt.fromClause (schema/pg17/deparse.txt:612:24): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xfe,0x01,0x00,0x2e,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_295[] = { /* SelectStmt.whereClause (schema/pg17/deparse.txt:604:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_301[] = { /* SelectStmt.whereClause (schema/pg17/deparse.txt:614:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_297[] = { /* SelectStmt.groupClause (schema/pg17/deparse.txt:608:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_303[] = { /* SelectStmt.groupClause (schema/pg17/deparse.txt:618:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_298[] = { /* SelectStmt.havingClause (schema/pg17/deparse.txt:610:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_304[] = { /* SelectStmt.havingClause (schema/pg17/deparse.txt:620:26): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_300[] = { /* SelectStmt.windowClause (schema/pg17/deparse.txt:614:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_306[] = { /* SelectStmt.windowClause (schema/pg17/deparse.txt:624:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x09,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x10,0x82,0x01,0x00,0x80,0x41,0x01,0x00,0x00,0x00,0x00,0x20,0x03,0x0c,
 };
-static const uint8_t contract_kinds_302[] = { /* SelectStmt.valuesLists (schema/pg17/deparse.txt:618:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_308[] = { /* SelectStmt.valuesLists (schema/pg17/deparse.txt:628:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0e,
 };
-static const uint8_t contract_kinds_304[] = { /* SelectStmt.sortClause (schema/pg17/deparse.txt:622:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_310[] = { /* SelectStmt.sortClause (schema/pg17/deparse.txt:632:24): the kinds allowed, by tag */
 	0xfa,0xb7,0xef,0x3f,0x8b,0xeb,0x73,0xdf,0x97,0xb1,0xf7,0xf1,0xff,0xfe,0xdc,0xf5,0xff,0x3a,0xbb,0xfe,0xff,0xff,0xdf,0xed,0xcf,0x77,0xed,0xf3,0xff,0x3c,0xf9,0xff,0xaf,0x0d,
 };
-static const uint8_t contract_kinds_305[] = { /* SelectStmt.limitOffset (schema/pg17/deparse.txt:624:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_311[] = { /* SelectStmt.limitOffset (schema/pg17/deparse.txt:634:25): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_306[] = { /* SelectStmt.limitCount (schema/pg17/deparse.txt:626:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_312[] = { /* SelectStmt.limitCount (schema/pg17/deparse.txt:636:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_308[] = { /* SelectStmt.lockingClause (schema/pg17/deparse.txt:630:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_314[] = { /* SelectStmt.lockingClause (schema/pg17/deparse.txt:640:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe4,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_310[] = { /* ReturnStmt.returnval (schema/pg17/deparse.txt:634:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_316[] = { /* ReturnStmt.returnval (schema/pg17/deparse.txt:644:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_312[] = { /* CreateSchemaStmt.schemaElts (schema/pg17/deparse.txt:638:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_318[] = { /* CreateSchemaStmt.schemaElts (schema/pg17/deparse.txt:648:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x04,0x04,0x00,0x80,0x80,0x00,0x40,0x40,0x01,0x00,0x01,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_316[] = { /* AlterTableStmt.cmds (schema/pg17/deparse.txt:646:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_322[] = { /* AlterTableStmt.cmds (schema/pg17/deparse.txt:656:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x8a,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_318[] = { /* AlterTableCmd.def (schema/pg17/deparse.txt:650:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_324[] = { /* AlterTableCmd.def (schema/pg17/deparse.txt:660:19): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x01,0x40,0xe0,0xff,0xfe,0x48,0x00,0x09,0x4a,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x90,0x1e,
 };
-static const uint8_t contract_kinds_321[] = { /* AlterCollationStmt.collname (schema/pg17/deparse.txt:656:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_327[] = { /* AlterCollationStmt.collname (schema/pg17/deparse.txt:666:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_325[] = { /* AlterDomainStmt.typeName (schema/pg17/deparse.txt:664:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_331[] = { /* AlterDomainStmt.typeName (schema/pg17/deparse.txt:674:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_326[] = { /* AlterDomainStmt.def (schema/pg17/deparse.txt:666:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_332[] = { /* AlterDomainStmt.def (schema/pg17/deparse.txt:676:21): the kinds allowed, by tag */
 	0xfa,0xbf,0xff,0x7f,0xff,0xfb,0xff,0xde,0x7d,0x19,0x00,0xe8,0xfd,0xfe,0x68,0x7c,0x0f,0x0a,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x1c,
 };
-static const uint8_t contract_kinds_328[] = { /* GrantStmt.objects (schema/pg17/deparse.txt:670:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_334[] = { /* GrantStmt.objects (schema/pg17/deparse.txt:680:19): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0xb0,0x0e,
 };
-static const uint8_t contract_kinds_330[] = { /* GrantStmt.privileges (schema/pg17/deparse.txt:674:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_336[] = { /* GrantStmt.privileges (schema/pg17/deparse.txt:684:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_333[] = { /* GrantStmt.grantees (schema/pg17/deparse.txt:680:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_339[] = { /* GrantStmt.grantees (schema/pg17/deparse.txt:690:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_336[] = { /* ObjectWithArgs.objname (schema/pg17/deparse.txt:686:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_342[] = { /* ObjectWithArgs.objname (schema/pg17/deparse.txt:696:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_337[] = { /* ObjectWithArgs.objargs (schema/pg17/deparse.txt:688:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_343[] = { /* ObjectWithArgs.objargs (schema/pg17/deparse.txt:698:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_339[] = { /* ObjectWithArgs.objfuncargs (schema/pg17/deparse.txt:692:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_345[] = { /* ObjectWithArgs.objfuncargs (schema/pg17/deparse.txt:702:28): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x48,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_341[] = { /* AccessPriv.cols (schema/pg17/deparse.txt:696:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_347[] = { /* AccessPriv.cols (schema/pg17/deparse.txt:706:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_344[] = { /* GrantRoleStmt.granted_roles (schema/pg17/deparse.txt:702:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_350[] = { /* GrantRoleStmt.granted_roles (schema/pg17/deparse.txt:712:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_347[] = { /* GrantRoleStmt.grantee_roles (schema/pg17/deparse.txt:708:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_353[] = { /* GrantRoleStmt.grantee_roles (schema/pg17/deparse.txt:718:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_349[] = { /* GrantRoleStmt.opt (schema/pg17/deparse.txt:712:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_355[] = { /* GrantRoleStmt.opt (schema/pg17/deparse.txt:722:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_351[] = { /* AlterDefaultPrivilegesStmt.options (schema/pg17/deparse.txt:716:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_357[] = { /* AlterDefaultPrivilegesStmt.options (schema/pg17/deparse.txt:726:36): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_353[] = { /* CopyStmt.query (schema/pg17/deparse.txt:720:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_359[] = { /* CopyStmt.query (schema/pg17/deparse.txt:730:16): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0xf9,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_356[] = { /* CopyStmt.attlist (schema/pg17/deparse.txt:726:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_361[] = { /* CopyStmt.attlist (schema/pg17/deparse.txt:734:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_358[] = { /* CopyStmt.options (schema/pg17/deparse.txt:730:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_363[] = { /* CopyStmt.options (schema/pg17/deparse.txt:738:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_359[] = { /* CopyStmt.options (schema/pg17/deparse.txt:732:18): the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
-};
-static const uint8_t contract_kinds_360[] = { /* CopyStmt.whereClause (schema/pg17/deparse.txt:734:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_364[] = { /* CopyStmt.whereClause (schema/pg17/deparse.txt:740:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_362[] = { /* VariableSetStmt.args (schema/pg17/deparse.txt:738:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_366[] = { /* VariableSetStmt.args (schema/pg17/deparse.txt:744:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x29,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x1c,
 };
-static const uint8_t contract_kinds_363[] = { /* VariableSetStmt.args (schema/pg17/deparse.txt:740:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_367[] = { /* VariableSetStmt.args (schema/pg17/deparse.txt:746:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_367[] = { /* CreateStmt.tableElts (schema/pg17/deparse.txt:748:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_371[] = { /* CreateStmt.tableElts (schema/pg17/deparse.txt:754:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0xc0,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_369[] = { /* CreateStmt.inhRelations (schema/pg17/deparse.txt:752:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_373[] = { /* CreateStmt.inhRelations (schema/pg17/deparse.txt:758:26): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_371[] = { /* CreateStmt.options (schema/pg17/deparse.txt:756:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_375[] = { /* CreateStmt.options (schema/pg17/deparse.txt:762:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_372[] = { /* Constraint.raw_expr (schema/pg17/deparse.txt:758:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_376[] = { /* Constraint.raw_expr (schema/pg17/deparse.txt:764:21): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_374[] = { /* Constraint.keys (schema/pg17/deparse.txt:762:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_378[] = { /* Constraint.keys (schema/pg17/deparse.txt:768:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_376[] = { /* Constraint.exclusions (schema/pg17/deparse.txt:766:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_380[] = { /* Constraint.exclusions (schema/pg17/deparse.txt:772:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0e,
 };
-static const uint8_t contract_kinds_378[] = { /* Constraint.options (schema/pg17/deparse.txt:770:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_382[] = { /* Constraint.options (schema/pg17/deparse.txt:776:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_380[] = { /* Constraint.fk_attrs (schema/pg17/deparse.txt:774:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_384[] = { /* Constraint.fk_attrs (schema/pg17/deparse.txt:780:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_382[] = { /* Constraint.pk_attrs (schema/pg17/deparse.txt:778:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_386[] = { /* Constraint.pk_attrs (schema/pg17/deparse.txt:784:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_385[] = { /* CreateTableSpaceStmt.options (schema/pg17/deparse.txt:784:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_389[] = { /* CreateTableSpaceStmt.options (schema/pg17/deparse.txt:790:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_390[] = { /* AlterTableSpaceOptionsStmt.options (schema/pg17/deparse.txt:794:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_394[] = { /* AlterTableSpaceOptionsStmt.options (schema/pg17/deparse.txt:800:36): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_393[] = { /* AlterTableMoveAllStmt.roles (schema/pg17/deparse.txt:800:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_397[] = { /* AlterTableMoveAllStmt.roles (schema/pg17/deparse.txt:806:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_397[] = { /* CreateExtensionStmt.options (schema/pg17/deparse.txt:808:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_401[] = { /* CreateExtensionStmt.options (schema/pg17/deparse.txt:814:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_400[] = { /* AlterExtensionStmt.options (schema/pg17/deparse.txt:814:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_404[] = { /* AlterExtensionStmt.options (schema/pg17/deparse.txt:820:28): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_403[] = { /* AlterExtensionContentsStmt.object (schema/pg17/deparse.txt:820:35): the kinds allowed, by tag */
+static const uint8_t contract_kinds_407[] = { /* AlterExtensionContentsStmt.object (schema/pg17/deparse.txt:826:35): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0e,
 };
-static const uint8_t contract_kinds_406[] = { /* CreateFdwStmt.func_options (schema/pg17/deparse.txt:826:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_410[] = { /* CreateFdwStmt.func_options (schema/pg17/deparse.txt:832:28): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_408[] = { /* CreateFdwStmt.options (schema/pg17/deparse.txt:830:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_412[] = { /* CreateFdwStmt.options (schema/pg17/deparse.txt:836:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_411[] = { /* AlterFdwStmt.func_options (schema/pg17/deparse.txt:836:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_415[] = { /* AlterFdwStmt.func_options (schema/pg17/deparse.txt:842:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_413[] = { /* AlterFdwStmt.options (schema/pg17/deparse.txt:840:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_417[] = { /* AlterFdwStmt.options (schema/pg17/deparse.txt:846:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_417[] = { /* CreateForeignServerStmt.options (schema/pg17/deparse.txt:848:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_421[] = { /* CreateForeignServerStmt.options (schema/pg17/deparse.txt:854:33): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_420[] = { /* AlterForeignServerStmt.options (schema/pg17/deparse.txt:854:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_424[] = { /* AlterForeignServerStmt.options (schema/pg17/deparse.txt:860:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_424[] = { /* CreateForeignTableStmt.options (schema/pg17/deparse.txt:862:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_428[] = { /* CreateForeignTableStmt.options (schema/pg17/deparse.txt:868:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_428[] = { /* CreateUserMappingStmt.options (schema/pg17/deparse.txt:870:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_432[] = { /* CreateUserMappingStmt.options (schema/pg17/deparse.txt:876:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_433[] = { /* AlterUserMappingStmt.options (schema/pg17/deparse.txt:880:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_437[] = { /* AlterUserMappingStmt.options (schema/pg17/deparse.txt:886:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_440[] = { /* ImportForeignSchemaStmt.table_list (schema/pg17/deparse.txt:894:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_444[] = { /* ImportForeignSchemaStmt.table_list (schema/pg17/deparse.txt:900:36): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_442[] = { /* ImportForeignSchemaStmt.options (schema/pg17/deparse.txt:898:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_446[] = { /* ImportForeignSchemaStmt.options (schema/pg17/deparse.txt:904:33): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_448[] = { /* CreatePolicyStmt.roles (schema/pg17/deparse.txt:910:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_452[] = { /* CreatePolicyStmt.roles (schema/pg17/deparse.txt:916:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_449[] = { /* CreatePolicyStmt.qual (schema/pg17/deparse.txt:912:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_453[] = { /* CreatePolicyStmt.qual (schema/pg17/deparse.txt:918:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_450[] = { /* CreatePolicyStmt.with_check (schema/pg17/deparse.txt:914:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_454[] = { /* CreatePolicyStmt.with_check (schema/pg17/deparse.txt:920:29): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_454[] = { /* AlterPolicyStmt.roles (schema/pg17/deparse.txt:922:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_458[] = { /* AlterPolicyStmt.roles (schema/pg17/deparse.txt:928:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_455[] = { /* AlterPolicyStmt.qual (schema/pg17/deparse.txt:924:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_459[] = { /* AlterPolicyStmt.qual (schema/pg17/deparse.txt:930:22): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_456[] = { /* AlterPolicyStmt.with_check (schema/pg17/deparse.txt:926:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_460[] = { /* AlterPolicyStmt.with_check (schema/pg17/deparse.txt:932:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_460[] = { /* CreateAmStmt.handler_name (schema/pg17/deparse.txt:934:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_464[] = { /* CreateAmStmt.handler_name (schema/pg17/deparse.txt:940:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_466[] = { /* CreateTrigStmt.funcname (schema/pg17/deparse.txt:946:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_470[] = { /* CreateTrigStmt.funcname (schema/pg17/deparse.txt:952:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_468[] = { /* CreateTrigStmt.args (schema/pg17/deparse.txt:950:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_472[] = { /* CreateTrigStmt.args (schema/pg17/deparse.txt:956:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_470[] = { /* CreateTrigStmt.columns (schema/pg17/deparse.txt:954:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_474[] = { /* CreateTrigStmt.columns (schema/pg17/deparse.txt:960:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_471[] = { /* CreateTrigStmt.whenClause (schema/pg17/deparse.txt:956:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_475[] = { /* CreateTrigStmt.whenClause (schema/pg17/deparse.txt:962:28): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_473[] = { /* CreateTrigStmt.transitionRels (schema/pg17/deparse.txt:960:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_477[] = { /* CreateTrigStmt.transitionRels (schema/pg17/deparse.txt:966:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x4c,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_477[] = { /* CreateEventTrigStmt.whenclause (schema/pg17/deparse.txt:968:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_481[] = { /* CreateEventTrigStmt.whenclause (schema/pg17/deparse.txt:974:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_480[] = { /* CreateEventTrigStmt.funcname (schema/pg17/deparse.txt:974:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_484[] = { /* CreateEventTrigStmt.funcname (schema/pg17/deparse.txt:980:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_486[] = { /* CreatePLangStmt.plhandler (schema/pg17/deparse.txt:986:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_490[] = { /* CreatePLangStmt.plhandler (schema/pg17/deparse.txt:992:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_488[] = { /* CreatePLangStmt.plinline (schema/pg17/deparse.txt:990:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_492[] = { /* CreatePLangStmt.plinline (schema/pg17/deparse.txt:996:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_490[] = { /* CreatePLangStmt.plvalidator (schema/pg17/deparse.txt:994:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_494[] = { /* CreatePLangStmt.plvalidator (schema/pg17/deparse.txt:1000:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_493[] = { /* CreateRoleStmt.options (schema/pg17/deparse.txt:1000:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_497[] = { /* CreateRoleStmt.options (schema/pg17/deparse.txt:1006:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_496[] = { /* AlterRoleStmt.options (schema/pg17/deparse.txt:1006:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_500[] = { /* AlterRoleStmt.options (schema/pg17/deparse.txt:1012:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_500[] = { /* DropRoleStmt.roles (schema/pg17/deparse.txt:1014:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_504[] = { /* DropRoleStmt.roles (schema/pg17/deparse.txt:1020:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_503[] = { /* CreateSeqStmt.options (schema/pg17/deparse.txt:1020:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_507[] = { /* CreateSeqStmt.options (schema/pg17/deparse.txt:1026:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_507[] = { /* AlterSeqStmt.options (schema/pg17/deparse.txt:1028:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_511[] = { /* AlterSeqStmt.options (schema/pg17/deparse.txt:1034:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_510[] = { /* DefineStmt.defnames (schema/pg17/deparse.txt:1034:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_514[] = { /* DefineStmt.defnames (schema/pg17/deparse.txt:1040:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_512[] = { /* DefineStmt.args (schema/pg17/deparse.txt:1038:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_516[] = { /* DefineStmt.args (schema/pg17/deparse.txt:1044:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x10,0x0e,
 };
-static const uint8_t contract_kinds_514[] = { /* DefineStmt.definition (schema/pg17/deparse.txt:1042:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_518[] = { /* DefineStmt.definition (schema/pg17/deparse.txt:1048:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_517[] = { /* CreateDomainStmt.domainname (schema/pg17/deparse.txt:1048:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_521[] = { /* CreateDomainStmt.domainname (schema/pg17/deparse.txt:1054:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_520[] = { /* CreateDomainStmt.constraints (schema/pg17/deparse.txt:1054:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_524[] = { /* CreateDomainStmt.constraints (schema/pg17/deparse.txt:1060:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_523[] = { /* CreateOpClassStmt.opclassname (schema/pg17/deparse.txt:1060:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_527[] = { /* CreateOpClassStmt.opclassname (schema/pg17/deparse.txt:1066:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_525[] = { /* CreateOpClassStmt.opfamilyname (schema/pg17/deparse.txt:1064:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_529[] = { /* CreateOpClassStmt.opfamilyname (schema/pg17/deparse.txt:1070:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_530[] = { /* CreateOpClassStmt.items (schema/pg17/deparse.txt:1074:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_534[] = { /* CreateOpClassStmt.items (schema/pg17/deparse.txt:1080:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_532[] = { /* CreateOpClassItem.order_family (schema/pg17/deparse.txt:1078:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_536[] = { /* CreateOpClassItem.order_family (schema/pg17/deparse.txt:1084:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_534[] = { /* CreateOpClassItem.class_args (schema/pg17/deparse.txt:1082:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_538[] = { /* CreateOpClassItem.class_args (schema/pg17/deparse.txt:1088:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_537[] = { /* CreateOpFamilyStmt.opfamilyname (schema/pg17/deparse.txt:1088:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_541[] = { /* CreateOpFamilyStmt.opfamilyname (schema/pg17/deparse.txt:1094:33): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_541[] = { /* AlterOpFamilyStmt.opfamilyname (schema/pg17/deparse.txt:1096:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_545[] = { /* AlterOpFamilyStmt.opfamilyname (schema/pg17/deparse.txt:1102:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_545[] = { /* AlterOpFamilyStmt.items (schema/pg17/deparse.txt:1104:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_549[] = { /* AlterOpFamilyStmt.items (schema/pg17/deparse.txt:1110:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_548[] = { /* DropStmt.objects (schema/pg17/deparse.txt:1110:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_552[] = { /* DropStmt.objects (schema/pg17/deparse.txt:1116:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0e,
 };
-static const uint8_t contract_kinds_551[] = { /* TruncateStmt.relations (schema/pg17/deparse.txt:1116:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_555[] = { /* TruncateStmt.relations (schema/pg17/deparse.txt:1122:24): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_553[] = { /* CommentStmt.object (schema/pg17/deparse.txt:1120:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_557[] = { /* CommentStmt.object (schema/pg17/deparse.txt:1126:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0xb0,0x0e,
 };
-static const uint8_t contract_kinds_555[] = { /* SecLabelStmt.object (schema/pg17/deparse.txt:1124:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_559[] = { /* SecLabelStmt.object (schema/pg17/deparse.txt:1130:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0xb0,0x0e,
 };
-static const uint8_t contract_kinds_558[] = { /* DeclareCursorStmt.query (schema/pg17/deparse.txt:1130:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_562[] = { /* DeclareCursorStmt.query (schema/pg17/deparse.txt:1136:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_564[] = { /* IndexStmt.indexParams (schema/pg17/deparse.txt:1142:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_568[] = { /* IndexStmt.indexParams (schema/pg17/deparse.txt:1148:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x1b,0xeb,0x73,0xfe,0x01,0x00,0x00,0xe3,0xfd,0xfe,0x68,0x00,0x09,0x0a,0x40,0x00,0x00,0x00,0x20,0x02,0x00,0x48,0x11,0x00,0x00,0x00,0x04,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_566[] = { /* IndexStmt.indexIncludingParams (schema/pg17/deparse.txt:1146:34): the kinds allowed, by tag */
+static const uint8_t contract_kinds_570[] = { /* IndexStmt.indexIncludingParams (schema/pg17/deparse.txt:1152:34): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x1b,0xeb,0x73,0xfe,0x01,0x00,0x00,0xe3,0xfd,0xfe,0x68,0x00,0x09,0x0a,0x40,0x00,0x00,0x00,0x20,0x02,0x00,0x48,0x11,0x00,0x00,0x00,0x04,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_568[] = { /* IndexStmt.options (schema/pg17/deparse.txt:1150:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_572[] = { /* IndexStmt.options (schema/pg17/deparse.txt:1156:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_569[] = { /* IndexStmt.whereClause (schema/pg17/deparse.txt:1152:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_573[] = { /* IndexStmt.whereClause (schema/pg17/deparse.txt:1158:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_571[] = { /* CreateStatsStmt.defnames (schema/pg17/deparse.txt:1156:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_575[] = { /* CreateStatsStmt.defnames (schema/pg17/deparse.txt:1162:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_573[] = { /* CreateStatsStmt.stat_types (schema/pg17/deparse.txt:1160:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_577[] = { /* CreateStatsStmt.stat_types (schema/pg17/deparse.txt:1166:28): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_576[] = { /* CreateStatsStmt.exprs (schema/pg17/deparse.txt:1166:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_580[] = { /* CreateStatsStmt.exprs (schema/pg17/deparse.txt:1172:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x1b,0xeb,0x73,0xfe,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x68,0x00,0x09,0x0a,0x40,0x00,0x00,0x00,0x20,0x02,0x00,0x49,0x11,0x00,0x00,0x00,0x04,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_579[] = { /* CreateStatsStmt.relations (schema/pg17/deparse.txt:1172:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_583[] = { /* CreateStatsStmt.relations (schema/pg17/deparse.txt:1178:27): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xfe,0x01,0x00,0x2e,0xe0,0xfd,0xfe,0xc8,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_580[] = { /* StatsElem.expr (schema/pg17/deparse.txt:1174:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_584[] = { /* StatsElem.expr (schema/pg17/deparse.txt:1180:16): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_583[] = { /* AlterStatsStmt.defnames (schema/pg17/deparse.txt:1180:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_587[] = { /* AlterStatsStmt.defnames (schema/pg17/deparse.txt:1186:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_584[] = { /* AlterStatsStmt.stxstattarget (schema/pg17/deparse.txt:1182:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_588[] = { /* AlterStatsStmt.stxstattarget (schema/pg17/deparse.txt:1188:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x10,0x0c,
 };
-static const uint8_t contract_kinds_587[] = { /* CreateFunctionStmt.funcname (schema/pg17/deparse.txt:1188:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_591[] = { /* CreateFunctionStmt.funcname (schema/pg17/deparse.txt:1194:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_589[] = { /* CreateFunctionStmt.parameters (schema/pg17/deparse.txt:1192:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_593[] = { /* CreateFunctionStmt.parameters (schema/pg17/deparse.txt:1198:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x48,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_591[] = { /* CreateFunctionStmt.options (schema/pg17/deparse.txt:1196:28): the kinds allowed, by tag */
+static const uint8_t contract_kinds_595[] = { /* CreateFunctionStmt.options (schema/pg17/deparse.txt:1202:28): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_592[] = { /* CreateFunctionStmt.sql_body (schema/pg17/deparse.txt:1198:29): the kinds allowed, by tag */
+static const uint8_t contract_kinds_596[] = { /* CreateFunctionStmt.sql_body (schema/pg17/deparse.txt:1204:29): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0e,
 };
-static const uint8_t contract_kinds_594[] = { /* FunctionParameter.defexpr (schema/pg17/deparse.txt:1202:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_598[] = { /* FunctionParameter.defexpr (schema/pg17/deparse.txt:1208:27): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_598[] = { /* AlterFunctionStmt.actions (schema/pg17/deparse.txt:1210:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_602[] = { /* AlterFunctionStmt.actions (schema/pg17/deparse.txt:1216:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_601[] = { /* DoStmt.args (schema/pg17/deparse.txt:1216:13): the kinds allowed, by tag */
+static const uint8_t contract_kinds_605[] = { /* DoStmt.args (schema/pg17/deparse.txt:1222:13): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_603[] = { /* RenameStmt.object (schema/pg17/deparse.txt:1220:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_607[] = { /* RenameStmt.object (schema/pg17/deparse.txt:1226:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0e,
 };
-static const uint8_t contract_kinds_605[] = { /* AlterObjectDependsStmt.object (schema/pg17/deparse.txt:1224:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_609[] = { /* AlterObjectDependsStmt.object (schema/pg17/deparse.txt:1230:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0e,
 };
-static const uint8_t contract_kinds_607[] = { /* AlterObjectSchemaStmt.object (schema/pg17/deparse.txt:1228:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_611[] = { /* AlterObjectSchemaStmt.object (schema/pg17/deparse.txt:1234:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0e,
 };
-static const uint8_t contract_kinds_610[] = { /* AlterOwnerStmt.object (schema/pg17/deparse.txt:1234:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_614[] = { /* AlterOwnerStmt.object (schema/pg17/deparse.txt:1240:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0xb0,0x0e,
 };
-static const uint8_t contract_kinds_615[] = { /* AlterOperatorStmt.options (schema/pg17/deparse.txt:1244:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_619[] = { /* AlterOperatorStmt.options (schema/pg17/deparse.txt:1250:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_618[] = { /* AlterTypeStmt.typeName (schema/pg17/deparse.txt:1250:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_622[] = { /* AlterTypeStmt.typeName (schema/pg17/deparse.txt:1256:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_621[] = { /* AlterTypeStmt.options (schema/pg17/deparse.txt:1256:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_625[] = { /* AlterTypeStmt.options (schema/pg17/deparse.txt:1262:23): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_624[] = { /* RuleStmt.whereClause (schema/pg17/deparse.txt:1262:23): the kinds allowed, by tag */
+static const uint8_t contract_kinds_628[] = { /* RuleStmt.whereClause (schema/pg17/deparse.txt:1268:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_626[] = { /* RuleStmt.actions (schema/pg17/deparse.txt:1266:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_630[] = { /* RuleStmt.actions (schema/pg17/deparse.txt:1272:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x79,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x01,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_630[] = { /* TransactionStmt.options (schema/pg17/deparse.txt:1274:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_634[] = { /* TransactionStmt.options (schema/pg17/deparse.txt:1280:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_633[] = { /* CompositeTypeStmt.coldeflist (schema/pg17/deparse.txt:1280:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_637[] = { /* CompositeTypeStmt.coldeflist (schema/pg17/deparse.txt:1286:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x40,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_636[] = { /* CreateEnumStmt.typeName (schema/pg17/deparse.txt:1286:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_640[] = { /* CreateEnumStmt.typeName (schema/pg17/deparse.txt:1292:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_638[] = { /* CreateEnumStmt.vals (schema/pg17/deparse.txt:1290:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_642[] = { /* CreateEnumStmt.vals (schema/pg17/deparse.txt:1296:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_641[] = { /* CreateRangeStmt.typeName (schema/pg17/deparse.txt:1296:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_645[] = { /* CreateRangeStmt.typeName (schema/pg17/deparse.txt:1302:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_644[] = { /* CreateRangeStmt.params (schema/pg17/deparse.txt:1302:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_648[] = { /* CreateRangeStmt.params (schema/pg17/deparse.txt:1308:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_647[] = { /* AlterEnumStmt.typeName (schema/pg17/deparse.txt:1308:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_651[] = { /* AlterEnumStmt.typeName (schema/pg17/deparse.txt:1314:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_651[] = { /* ViewStmt.aliases (schema/pg17/deparse.txt:1316:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_655[] = { /* ViewStmt.aliases (schema/pg17/deparse.txt:1322:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_653[] = { /* ViewStmt.query (schema/pg17/deparse.txt:1320:16): the kinds allowed, by tag */
+static const uint8_t contract_kinds_657[] = { /* ViewStmt.query (schema/pg17/deparse.txt:1326:16): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_655[] = { /* ViewStmt.options (schema/pg17/deparse.txt:1324:18): the kinds allowed, by tag */
+static const uint8_t contract_kinds_659[] = { /* ViewStmt.options (schema/pg17/deparse.txt:1330:18): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_659[] = { /* CreatedbStmt.options (schema/pg17/deparse.txt:1332:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_663[] = { /* CreatedbStmt.options (schema/pg17/deparse.txt:1338:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_662[] = { /* AlterDatabaseStmt.options (schema/pg17/deparse.txt:1338:27): the kinds allowed, by tag */
+static const uint8_t contract_kinds_666[] = { /* AlterDatabaseStmt.options (schema/pg17/deparse.txt:1344:27): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_667[] = { /* DropdbStmt.options (schema/pg17/deparse.txt:1348:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_671[] = { /* DropdbStmt.options (schema/pg17/deparse.txt:1354:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_670[] = { /* ClusterStmt.params (schema/pg17/deparse.txt:1354:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_674[] = { /* ClusterStmt.params (schema/pg17/deparse.txt:1360:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_672[] = { /* VacuumStmt.options (schema/pg17/deparse.txt:1358:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_676[] = { /* VacuumStmt.options (schema/pg17/deparse.txt:1364:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_674[] = { /* VacuumStmt.rels (schema/pg17/deparse.txt:1362:17): the kinds allowed, by tag */
+static const uint8_t contract_kinds_678[] = { /* VacuumStmt.rels (schema/pg17/deparse.txt:1368:17): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x04,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_677[] = { /* VacuumRelation.va_cols (schema/pg17/deparse.txt:1368:24): the kinds allowed, by tag */
+static const uint8_t contract_kinds_681[] = { /* VacuumRelation.va_cols (schema/pg17/deparse.txt:1374:24): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_679[] = { /* ExplainStmt.query (schema/pg17/deparse.txt:1372:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_683[] = { /* ExplainStmt.query (schema/pg17/deparse.txt:1378:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0xf9,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x40,0x01,0x00,0x00,0x30,0x80,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_681[] = { /* ExplainStmt.options (schema/pg17/deparse.txt:1376:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_685[] = { /* ExplainStmt.options (schema/pg17/deparse.txt:1382:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_683[] = { /* CreateTableAsStmt.query (schema/pg17/deparse.txt:1380:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_687[] = { /* CreateTableAsStmt.query (schema/pg17/deparse.txt:1386:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x80,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_688[] = { /* LockStmt.relations (schema/pg17/deparse.txt:1390:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_692[] = { /* LockStmt.relations (schema/pg17/deparse.txt:1396:20): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_690[] = { /* ConstraintsSetStmt.constraints (schema/pg17/deparse.txt:1394:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_694[] = { /* ConstraintsSetStmt.constraints (schema/pg17/deparse.txt:1400:32): the kinds allowed, by tag */
 	0xfe,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_692[] = { /* ReindexStmt.params (schema/pg17/deparse.txt:1398:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_696[] = { /* ReindexStmt.params (schema/pg17/deparse.txt:1404:20): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_695[] = { /* CreateConversionStmt.conversion_name (schema/pg17/deparse.txt:1404:38): the kinds allowed, by tag */
+static const uint8_t contract_kinds_699[] = { /* CreateConversionStmt.conversion_name (schema/pg17/deparse.txt:1410:38): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_700[] = { /* CreateConversionStmt.func_name (schema/pg17/deparse.txt:1414:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_704[] = { /* CreateConversionStmt.func_name (schema/pg17/deparse.txt:1420:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_707[] = { /* PrepareStmt.argtypes (schema/pg17/deparse.txt:1428:22): the kinds allowed, by tag */
+static const uint8_t contract_kinds_711[] = { /* PrepareStmt.argtypes (schema/pg17/deparse.txt:1434:22): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x03,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_709[] = { /* PrepareStmt.query (schema/pg17/deparse.txt:1432:19): the kinds allowed, by tag */
+static const uint8_t contract_kinds_713[] = { /* PrepareStmt.query (schema/pg17/deparse.txt:1438:19): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0xf9,0x0b,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_712[] = { /* ExecuteStmt.params (schema/pg17/deparse.txt:1438:20): the kinds allowed, by tag */
+static const uint8_t contract_kinds_716[] = { /* ExecuteStmt.params (schema/pg17/deparse.txt:1444:20): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_715[] = { /* DropOwnedStmt.roles (schema/pg17/deparse.txt:1444:21): the kinds allowed, by tag */
+static const uint8_t contract_kinds_719[] = { /* DropOwnedStmt.roles (schema/pg17/deparse.txt:1450:21): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_718[] = { /* ReassignOwnedStmt.roles (schema/pg17/deparse.txt:1450:25): the kinds allowed, by tag */
+static const uint8_t contract_kinds_722[] = { /* ReassignOwnedStmt.roles (schema/pg17/deparse.txt:1456:25): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x81,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_722[] = { /* AlterTSDictionaryStmt.dictname (schema/pg17/deparse.txt:1458:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_726[] = { /* AlterTSDictionaryStmt.dictname (schema/pg17/deparse.txt:1464:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_725[] = { /* AlterTSDictionaryStmt.options (schema/pg17/deparse.txt:1464:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_729[] = { /* AlterTSDictionaryStmt.options (schema/pg17/deparse.txt:1470:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_728[] = { /* AlterTSConfigurationStmt.cfgname (schema/pg17/deparse.txt:1470:34): the kinds allowed, by tag */
+static const uint8_t contract_kinds_732[] = { /* AlterTSConfigurationStmt.cfgname (schema/pg17/deparse.txt:1476:34): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_730[] = { /* AlterTSConfigurationStmt.tokentype (schema/pg17/deparse.txt:1474:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_734[] = { /* AlterTSConfigurationStmt.tokentype (schema/pg17/deparse.txt:1480:36): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_732[] = { /* AlterTSConfigurationStmt.dicts (schema/pg17/deparse.txt:1478:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_736[] = { /* AlterTSConfigurationStmt.dicts (schema/pg17/deparse.txt:1484:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0e,
 };
-static const uint8_t contract_kinds_734[] = { /* PublicationTable.whereClause (schema/pg17/deparse.txt:1482:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_738[] = { /* PublicationTable.whereClause (schema/pg17/deparse.txt:1488:31): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x1f,
 };
-static const uint8_t contract_kinds_736[] = { /* PublicationTable.columns (schema/pg17/deparse.txt:1486:26): the kinds allowed, by tag */
+static const uint8_t contract_kinds_740[] = { /* PublicationTable.columns (schema/pg17/deparse.txt:1492:26): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_739[] = { /* CreatePublicationStmt.options (schema/pg17/deparse.txt:1492:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_743[] = { /* CreatePublicationStmt.options (schema/pg17/deparse.txt:1498:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_741[] = { /* CreatePublicationStmt.pubobjects (schema/pg17/deparse.txt:1496:34): the kinds allowed, by tag */
+static const uint8_t contract_kinds_745[] = { /* CreatePublicationStmt.pubobjects (schema/pg17/deparse.txt:1502:34): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x60,0x00,0x0c,
 };
-static const uint8_t contract_kinds_744[] = { /* AlterPublicationStmt.options (schema/pg17/deparse.txt:1502:30): the kinds allowed, by tag */
+static const uint8_t contract_kinds_748[] = { /* AlterPublicationStmt.options (schema/pg17/deparse.txt:1508:30): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_746[] = { /* AlterPublicationStmt.pubobjects (schema/pg17/deparse.txt:1506:33): the kinds allowed, by tag */
+static const uint8_t contract_kinds_750[] = { /* AlterPublicationStmt.pubobjects (schema/pg17/deparse.txt:1512:33): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x60,0x00,0x0c,
 };
-static const uint8_t contract_kinds_750[] = { /* CreateSubscriptionStmt.publication (schema/pg17/deparse.txt:1514:36): the kinds allowed, by tag */
+static const uint8_t contract_kinds_754[] = { /* CreateSubscriptionStmt.publication (schema/pg17/deparse.txt:1520:36): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_752[] = { /* CreateSubscriptionStmt.options (schema/pg17/deparse.txt:1518:32): the kinds allowed, by tag */
+static const uint8_t contract_kinds_756[] = { /* CreateSubscriptionStmt.options (schema/pg17/deparse.txt:1524:32): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
-static const uint8_t contract_kinds_755[] = { /* AlterSubscriptionStmt.publication (schema/pg17/deparse.txt:1524:35): the kinds allowed, by tag */
+static const uint8_t contract_kinds_759[] = { /* AlterSubscriptionStmt.publication (schema/pg17/deparse.txt:1530:35): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe0,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x80,0x0c,
 };
-static const uint8_t contract_kinds_757[] = { /* AlterSubscriptionStmt.options (schema/pg17/deparse.txt:1528:31): the kinds allowed, by tag */
+static const uint8_t contract_kinds_761[] = { /* AlterSubscriptionStmt.options (schema/pg17/deparse.txt:1534:31): the kinds allowed, by tag */
 	0xfa,0xb6,0xe7,0x3f,0x0b,0xeb,0x73,0xde,0x01,0x00,0x00,0xe2,0xfd,0xfe,0x48,0x00,0x09,0x0a,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x01,0x00,0x00,0x00,0x00,0x20,0x00,0x0c,
 };
 /* ---- End rule operands ---- */
 
 /* The rules, by message (pgbind_message_descs order): message, field, nonnull, nonempty,
- * min_cells, kinds allowed (bitmap), location. */
+ * min_cells, kinds allowed (bitmap), memory (a declared rule on what the deparser reads past a
+ * node), the string field (-1: none) and value the rule holds for alone (where=), location. A rule
+ * with where= is in its message's cw_meets test unconditionally: a message that fails that test is
+ * read against the rules one by one, which look at the value. */
 static const ContractRule contract_rules[] = {
-	{ 3, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:14:12"},
-	{ 6, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:16:17"},
-	{ 7, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:18:12"},
-	{ 7, 0, false, false, 0, CONTRACT_KINDS(3), "schema/pg17/deparse.txt:20:12"},
-	{ 11, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:22:17"},
-	{ 11, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:24:16"},
-	{ 11, 1, false, false, 0, CONTRACT_KINDS(6), "schema/pg17/deparse.txt:26:16"},
-	{ 12, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:28:18"},
-	{ 12, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:30:25"},
-	{ 14, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:32:16"},
-	{ 14, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:34:22"},
-	{ 14, 1, false, false, 0, CONTRACT_KINDS(11), "schema/pg17/deparse.txt:36:22"},
-	{ 14, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:38:20"},
-	{ 14, 3, false, false, 0, CONTRACT_KINDS(13), "schema/pg17/deparse.txt:40:20"},
-	{ 18, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:42:19"},
-	{ 18, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:44:19"},
-	{ 18, 1, false, false, 0, CONTRACT_KINDS(16), "schema/pg17/deparse.txt:46:19"},
-	{ 24, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:48:18"},
-	{ 24, 1, false, false, 0, CONTRACT_KINDS(18), "schema/pg17/deparse.txt:50:18"},
-	{ 24, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:52:19"},
-	{ 29, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:54:15"},
-	{ 29, 2, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:56:15"},
-	{ 29, 2, false, false, 0, CONTRACT_KINDS(22), "schema/pg17/deparse.txt:58:15"},
-	{ 30, 3, false, false, 0, CONTRACT_KINDS(23), "schema/pg17/deparse.txt:60:18"},
-	{ 30, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:62:19"},
-	{ 30, 4, false, false, 0, CONTRACT_KINDS(25), "schema/pg17/deparse.txt:64:19"},
-	{ 30, 5, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:66:19"},
-	{ 30, 5, false, false, 0, CONTRACT_KINDS(27), "schema/pg17/deparse.txt:68:19"},
-	{ 40, 3, false, false, 0, CONTRACT_KINDS(28), "schema/pg17/deparse.txt:70:14"},
-	{ 40, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:72:15"},
-	{ 40, 4, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:74:15"},
-	{ 40, 4, false, false, 0, CONTRACT_KINDS(31), "schema/pg17/deparse.txt:76:15"},
-	{ 40, 5, false, false, 0, CONTRACT_KINDS(32), "schema/pg17/deparse.txt:78:20"},
-	{ 41, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:80:15"},
-	{ 41, 1, false, false, 0, CONTRACT_KINDS(34), "schema/pg17/deparse.txt:82:15"},
-	{ 41, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:84:17"},
-	{ 41, 2, false, false, 0, CONTRACT_KINDS(36), "schema/pg17/deparse.txt:86:17"},
-	{ 44, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:88:14"},
-	{ 44, 1, false, false, 0, CONTRACT_KINDS(38), "schema/pg17/deparse.txt:90:14"},
-	{ 46, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:92:19"},
-	{ 46, 3, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:94:19"},
-	{ 46, 3, false, false, 0, CONTRACT_KINDS(41), "schema/pg17/deparse.txt:96:19"},
-	{ 47, 5, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:98:17"},
-	{ 47, 5, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:100:17"},
-	{ 47, 5, false, false, 0, CONTRACT_KINDS(44), "schema/pg17/deparse.txt:102:17"},
-	{ 49, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:104:20"},
-	{ 49, 3, false, false, 0, CONTRACT_KINDS(46), "schema/pg17/deparse.txt:106:20"},
-	{ 49, 5, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:108:14"},
-	{ 49, 5, false, false, 0, CONTRACT_KINDS(48), "schema/pg17/deparse.txt:110:14"},
-	{ 51, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:112:22"},
-	{ 52, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:114:24"},
-	{ 52, 0, false, false, 0, CONTRACT_KINDS(51), "schema/pg17/deparse.txt:116:24"},
-	{ 52, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:118:22"},
-	{ 54, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:120:22"},
-	{ 54, 0, false, false, 0, CONTRACT_KINDS(54), "schema/pg17/deparse.txt:122:22"},
-	{ 54, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:124:24"},
-	{ 55, 1, false, false, 0, CONTRACT_KINDS(56), "schema/pg17/deparse.txt:126:19"},
-	{ 60, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:128:14"},
-	{ 60, 1, false, false, 0, CONTRACT_KINDS(58), "schema/pg17/deparse.txt:130:14"},
-	{ 61, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:132:17"},
-	{ 61, 1, false, false, 0, CONTRACT_KINDS(60), "schema/pg17/deparse.txt:134:17"},
-	{ 66, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:136:27"},
-	{ 71, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:138:15"},
-	{ 71, 2, false, false, 0, CONTRACT_KINDS(63), "schema/pg17/deparse.txt:140:15"},
-	{ 71, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:142:15"},
-	{ 71, 3, false, false, 0, CONTRACT_KINDS(65), "schema/pg17/deparse.txt:144:15"},
-	{ 71, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:146:23"},
-	{ 71, 4, false, false, 0, CONTRACT_KINDS(67), "schema/pg17/deparse.txt:148:23"},
-	{ 71, 6, false, false, 0, CONTRACT_KINDS(68), "schema/pg17/deparse.txt:150:16"},
-	{ 75, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:152:16"},
-	{ 75, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:154:16"},
-	{ 75, 0, false, false, 0, CONTRACT_KINDS(71), "schema/pg17/deparse.txt:156:16"},
-	{ 75, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:158:18"},
-	{ 75, 4, false, false, 0, CONTRACT_KINDS(73), "schema/pg17/deparse.txt:160:18"},
-	{ 75, 6, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:162:23"},
-	{ 75, 6, false, false, 0, CONTRACT_KINDS(75), "schema/pg17/deparse.txt:164:23"},
-	{ 76, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:166:18"},
-	{ 76, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:168:18"},
-	{ 76, 0, false, false, 0, CONTRACT_KINDS(78), "schema/pg17/deparse.txt:170:18"},
-	{ 78, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:172:13"},
-	{ 78, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:174:13"},
-	{ 78, 1, false, false, 0, CONTRACT_KINDS(81), "schema/pg17/deparse.txt:176:13"},
-	{ 78, 2, false, false, 0, CONTRACT_KINDS(82), "schema/pg17/deparse.txt:178:14"},
-	{ 78, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:180:14"},
-	{ 78, 3, false, false, 0, CONTRACT_KINDS(84), "schema/pg17/deparse.txt:182:14"},
-	{ 79, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:184:14"},
-	{ 79, 0, false, false, 0, CONTRACT_KINDS(86), "schema/pg17/deparse.txt:186:14"},
-	{ 79, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:188:20"},
-	{ 80, 0, false, false, 0, CONTRACT_KINDS(88), "schema/pg17/deparse.txt:190:19"},
-	{ 80, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:192:24"},
-	{ 80, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:194:24"},
-	{ 80, 1, false, false, 0, CONTRACT_KINDS(91), "schema/pg17/deparse.txt:196:24"},
-	{ 82, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:198:19"},
-	{ 82, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:200:19"},
-	{ 82, 0, false, false, 0, CONTRACT_KINDS(94), "schema/pg17/deparse.txt:202:19"},
-	{ 82, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:204:15"},
-	{ 82, 1, false, false, 0, CONTRACT_KINDS(96), "schema/pg17/deparse.txt:206:15"},
-	{ 82, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:208:20"},
-	{ 82, 2, false, false, 0, CONTRACT_KINDS(98), "schema/pg17/deparse.txt:210:20"},
-	{ 82, 3, false, false, 0, CONTRACT_KINDS(99), "schema/pg17/deparse.txt:212:21"},
-	{ 84, 1, false, false, 0, CONTRACT_KINDS(100), "schema/pg17/deparse.txt:214:16"},
-	{ 84, 2, false, false, 0, CONTRACT_KINDS(101), "schema/pg17/deparse.txt:216:16"},
-	{ 85, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:218:19"},
-	{ 85, 0, false, false, 0, CONTRACT_KINDS(103), "schema/pg17/deparse.txt:220:19"},
-	{ 85, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:222:27"},
-	{ 85, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:224:27"},
-	{ 85, 1, false, false, 0, CONTRACT_KINDS(106), "schema/pg17/deparse.txt:226:27"},
-	{ 86, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:228:22"},
-	{ 86, 0, false, false, 0, CONTRACT_KINDS(108), "schema/pg17/deparse.txt:230:22"},
-	{ 87, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:232:23"},
-	{ 87, 1, false, false, 0, CONTRACT_KINDS(110), "schema/pg17/deparse.txt:234:23"},
-	{ 88, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:236:23"},
-	{ 88, 0, false, false, 0, CONTRACT_KINDS(112), "schema/pg17/deparse.txt:238:23"},
-	{ 89, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:240:13"},
-	{ 89, 0, false, false, 0, CONTRACT_KINDS(114), "schema/pg17/deparse.txt:242:13"},
-	{ 89, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:244:15"},
-	{ 89, 3, false, false, 0, CONTRACT_KINDS(116), "schema/pg17/deparse.txt:246:15"},
-	{ 90, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:248:28"},
-	{ 90, 2, false, false, 0, CONTRACT_KINDS(118), "schema/pg17/deparse.txt:250:28"},
-	{ 90, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:252:24"},
-	{ 90, 3, false, false, 0, CONTRACT_KINDS(120), "schema/pg17/deparse.txt:254:24"},
-	{ 90, 5, false, false, 0, CONTRACT_KINDS(121), "schema/pg17/deparse.txt:256:24"},
-	{ 90, 6, false, false, 0, CONTRACT_KINDS(122), "schema/pg17/deparse.txt:258:22"},
-	{ 91, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:260:25"},
-	{ 91, 1, false, false, 0, CONTRACT_KINDS(124), "schema/pg17/deparse.txt:262:25"},
-	{ 92, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:264:25"},
-	{ 92, 3, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:266:25"},
-	{ 92, 3, false, false, 0, CONTRACT_KINDS(127), "schema/pg17/deparse.txt:268:25"},
-	{ 92, 5, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:270:26"},
-	{ 92, 5, false, false, 0, CONTRACT_KINDS(129), "schema/pg17/deparse.txt:272:26"},
-	{ 93, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:274:24"},
-	{ 93, 1, false, false, 0, CONTRACT_KINDS(131), "schema/pg17/deparse.txt:276:24"},
-	{ 93, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:278:24"},
-	{ 93, 2, false, false, 0, CONTRACT_KINDS(133), "schema/pg17/deparse.txt:280:24"},
-	{ 93, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:282:27"},
-	{ 93, 3, false, false, 0, CONTRACT_KINDS(135), "schema/pg17/deparse.txt:284:27"},
-	{ 93, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:286:24"},
-	{ 93, 4, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:288:24"},
-	{ 93, 4, false, false, 0, CONTRACT_KINDS(138), "schema/pg17/deparse.txt:290:24"},
-	{ 94, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:292:27"},
-	{ 94, 4, false, false, 0, CONTRACT_KINDS(140), "schema/pg17/deparse.txt:294:27"},
-	{ 94, 5, false, false, 0, CONTRACT_KINDS(141), "schema/pg17/deparse.txt:296:30"},
-	{ 95, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:298:27"},
-	{ 95, 0, false, false, 0, CONTRACT_KINDS(143), "schema/pg17/deparse.txt:300:27"},
-	{ 95, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:302:25"},
-	{ 95, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:304:25"},
-	{ 95, 1, false, false, 0, CONTRACT_KINDS(146), "schema/pg17/deparse.txt:306:25"},
-	{ 95, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:308:23"},
-	{ 95, 2, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:310:23"},
-	{ 95, 2, false, false, 0, CONTRACT_KINDS(149), "schema/pg17/deparse.txt:312:23"},
-	{ 95, 3, false, false, 0, CONTRACT_KINDS(150), "schema/pg17/deparse.txt:314:29"},
-	{ 96, 16, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:316:23"},
-	{ 96, 16, false, false, 0, CONTRACT_KINDS(152), "schema/pg17/deparse.txt:318:23"},
-	{ 96, 17, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:320:22"},
-	{ 96, 17, false, false, 0, CONTRACT_KINDS(154), "schema/pg17/deparse.txt:322:22"},
-	{ 97, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:324:26"},
-	{ 98, 1, false, false, 0, CONTRACT_KINDS(156), "schema/pg17/deparse.txt:326:16"},
-	{ 98, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:328:21"},
-	{ 98, 3, false, false, 0, CONTRACT_KINDS(158), "schema/pg17/deparse.txt:330:21"},
-	{ 98, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:332:19"},
-	{ 98, 4, false, false, 0, CONTRACT_KINDS(160), "schema/pg17/deparse.txt:334:19"},
-	{ 98, 5, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:336:23"},
-	{ 98, 5, false, false, 0, CONTRACT_KINDS(162), "schema/pg17/deparse.txt:338:23"},
-	{ 99, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:340:17"},
-	{ 99, 2, false, false, 0, CONTRACT_KINDS(164), "schema/pg17/deparse.txt:342:13"},
-	{ 99, 2, false, false, 0, CONTRACT_KINDS(165), "schema/pg17/deparse.txt:344:13"},
-	{ 100, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:346:27"},
-	{ 100, 0, false, false, 0, CONTRACT_KINDS(167), "schema/pg17/deparse.txt:348:27"},
-	{ 101, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:350:19"},
-	{ 101, 1, false, false, 0, CONTRACT_KINDS(169), "schema/pg17/deparse.txt:352:19"},
-	{ 101, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:354:24"},
-	{ 102, 1, false, false, 0, CONTRACT_KINDS(171), "schema/pg17/deparse.txt:356:20"},
-	{ 102, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:358:25"},
-	{ 102, 2, false, false, 0, CONTRACT_KINDS(173), "schema/pg17/deparse.txt:360:25"},
-	{ 102, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:362:23"},
-	{ 102, 3, false, false, 0, CONTRACT_KINDS(175), "schema/pg17/deparse.txt:364:23"},
-	{ 103, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:366:27"},
-	{ 103, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:368:27"},
-	{ 103, 1, false, false, 0, CONTRACT_KINDS(178), "schema/pg17/deparse.txt:370:27"},
-	{ 104, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:372:31"},
-	{ 104, 4, false, false, 0, CONTRACT_KINDS(180), "schema/pg17/deparse.txt:374:31"},
-	{ 104, 5, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:376:32"},
-	{ 104, 5, false, false, 0, CONTRACT_KINDS(182), "schema/pg17/deparse.txt:378:32"},
-	{ 104, 6, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:380:32"},
-	{ 104, 6, false, false, 0, CONTRACT_KINDS(184), "schema/pg17/deparse.txt:382:32"},
-	{ 107, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:384:19"},
-	{ 114, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:386:21"},
-	{ 114, 1, false, false, 0, CONTRACT_KINDS(187), "schema/pg17/deparse.txt:388:21"},
-	{ 117, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:390:17"},
-	{ 117, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:392:17"},
-	{ 117, 0, false, false, 0, CONTRACT_KINDS(190), "schema/pg17/deparse.txt:394:17"},
-	{ 118, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:396:25"},
-	{ 118, 0, false, false, 0, CONTRACT_KINDS(192), "schema/pg17/deparse.txt:398:25"},
-	{ 118, 1, false, false, 0, CONTRACT_KINDS(193), "schema/pg17/deparse.txt:400:26"},
-	{ 119, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:402:30"},
-	{ 119, 2, false, false, 0, CONTRACT_KINDS(195), "schema/pg17/deparse.txt:404:30"},
-	{ 119, 3, false, false, 0, CONTRACT_KINDS(196), "schema/pg17/deparse.txt:406:31"},
-	{ 120, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:408:33"},
-	{ 120, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:410:33"},
-	{ 120, 0, false, false, 0, CONTRACT_KINDS(199), "schema/pg17/deparse.txt:412:33"},
-	{ 120, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:414:35"},
-	{ 121, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:416:31"},
-	{ 121, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:418:31"},
-	{ 121, 0, false, false, 0, CONTRACT_KINDS(203), "schema/pg17/deparse.txt:420:31"},
-	{ 121, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:422:34"},
-	{ 121, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:424:33"},
-	{ 121, 2, false, false, 0, CONTRACT_KINDS(206), "schema/pg17/deparse.txt:426:33"},
-	{ 121, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:428:35"},
-	{ 121, 3, false, false, 0, CONTRACT_KINDS(208), "schema/pg17/deparse.txt:430:35"},
-	{ 121, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:432:34"},
-	{ 122, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:434:25"},
-	{ 122, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:436:31"},
-	{ 122, 1, false, false, 0, CONTRACT_KINDS(212), "schema/pg17/deparse.txt:438:31"},
-	{ 122, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:440:26"},
-	{ 122, 3, false, false, 0, CONTRACT_KINDS(214), "schema/pg17/deparse.txt:442:26"},
-	{ 123, 3, false, false, 0, CONTRACT_KINDS(215), "schema/pg17/deparse.txt:444:27"},
-	{ 123, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:446:29"},
-	{ 123, 4, false, false, 0, CONTRACT_KINDS(217), "schema/pg17/deparse.txt:448:29"},
-	{ 123, 5, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:450:24"},
-	{ 123, 5, false, false, 0, CONTRACT_KINDS(219), "schema/pg17/deparse.txt:452:24"},
-	{ 124, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:454:24"},
-	{ 125, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:456:22"},
-	{ 125, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:458:22"},
-	{ 126, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:460:18"},
-	{ 126, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:462:19"},
-	{ 127, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:464:27"},
-	{ 127, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:466:23"},
-	{ 127, 3, false, false, 0, CONTRACT_KINDS(227), "schema/pg17/deparse.txt:468:23"},
-	{ 127, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:470:22"},
-	{ 127, 4, false, false, 0, CONTRACT_KINDS(229), "schema/pg17/deparse.txt:472:22"},
-	{ 128, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:474:26"},
-	{ 128, 0, false, false, 0, CONTRACT_KINDS(231), "schema/pg17/deparse.txt:476:26"},
-	{ 129, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:478:24"},
-	{ 129, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:480:20"},
-	{ 129, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:482:19"},
-	{ 129, 2, false, false, 0, CONTRACT_KINDS(235), "schema/pg17/deparse.txt:484:19"},
-	{ 129, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:486:19"},
-	{ 129, 3, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:488:19"},
-	{ 129, 3, false, false, 0, CONTRACT_KINDS(238), "schema/pg17/deparse.txt:490:19"},
-	{ 130, 7, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:492:25"},
-	{ 130, 7, false, false, 0, CONTRACT_KINDS(240), "schema/pg17/deparse.txt:494:25"},
-	{ 131, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:496:18"},
-	{ 131, 0, false, false, 0, CONTRACT_KINDS(242), "schema/pg17/deparse.txt:498:18"},
-	{ 131, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:500:20"},
-	{ 132, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:502:20"},
-	{ 133, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:504:21"},
-	{ 133, 0, false, false, 0, CONTRACT_KINDS(246), "schema/pg17/deparse.txt:506:21"},
-	{ 134, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:508:24"},
-	{ 135, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:510:29"},
-	{ 135, 0, false, false, 0, CONTRACT_KINDS(249), "schema/pg17/deparse.txt:512:29"},
-	{ 136, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:514:28"},
-	{ 136, 0, false, false, 0, CONTRACT_KINDS(251), "schema/pg17/deparse.txt:516:28"},
-	{ 138, 1, false, false, 0, CONTRACT_KINDS(252), "schema/pg17/deparse.txt:518:31"},
-	{ 138, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:520:30"},
-	{ 138, 2, false, false, 0, CONTRACT_KINDS(254), "schema/pg17/deparse.txt:522:30"},
-	{ 139, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:524:27"},
-	{ 139, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:526:19"},
-	{ 140, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:528:26"},
-	{ 140, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:530:18"},
-	{ 142, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:532:21"},
-	{ 142, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:534:17"},
-	{ 142, 1, false, false, 0, CONTRACT_KINDS(261), "schema/pg17/deparse.txt:536:17"},
-	{ 142, 2, false, false, 0, CONTRACT_KINDS(262), "schema/pg17/deparse.txt:538:24"},
-	{ 142, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:540:27"},
-	{ 142, 4, false, false, 0, CONTRACT_KINDS(264), "schema/pg17/deparse.txt:542:27"},
-	{ 143, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:544:21"},
-	{ 143, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:546:25"},
-	{ 143, 1, false, false, 0, CONTRACT_KINDS(267), "schema/pg17/deparse.txt:548:25"},
-	{ 143, 2, false, false, 0, CONTRACT_KINDS(268), "schema/pg17/deparse.txt:550:25"},
-	{ 143, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:552:27"},
-	{ 143, 3, false, false, 0, CONTRACT_KINDS(270), "schema/pg17/deparse.txt:554:27"},
-	{ 144, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:556:21"},
-	{ 144, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:558:24"},
-	{ 144, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:560:24"},
-	{ 144, 1, false, false, 0, CONTRACT_KINDS(274), "schema/pg17/deparse.txt:562:24"},
-	{ 144, 2, false, false, 0, CONTRACT_KINDS(275), "schema/pg17/deparse.txt:564:25"},
-	{ 144, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:566:24"},
-	{ 144, 3, false, false, 0, CONTRACT_KINDS(277), "schema/pg17/deparse.txt:568:24"},
-	{ 144, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:570:27"},
-	{ 144, 4, false, false, 0, CONTRACT_KINDS(279), "schema/pg17/deparse.txt:572:27"},
-	{ 145, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:574:20"},
-	{ 145, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:576:27"},
-	{ 145, 1, false, false, 0, CONTRACT_KINDS(282), "schema/pg17/deparse.txt:578:27"},
-	{ 145, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:580:26"},
-	{ 145, 2, false, false, 0, CONTRACT_KINDS(284), "schema/pg17/deparse.txt:582:26"},
-	{ 145, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:584:30"},
-	{ 145, 3, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:586:30"},
-	{ 145, 3, false, false, 0, CONTRACT_KINDS(287), "schema/pg17/deparse.txt:588:30"},
-	{ 145, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:590:26"},
-	{ 145, 4, false, false, 0, CONTRACT_KINDS(289), "schema/pg17/deparse.txt:592:26"},
-	{ 146, 0, false, false, 0, CONTRACT_KINDS(290), "schema/pg17/deparse.txt:594:28"},
-	{ 146, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:596:24"},
-	{ 146, 2, false, false, 0, CONTRACT_KINDS(292), "schema/pg17/deparse.txt:598:24"},
-	{ 146, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:600:24"},
-	{ 146, 3, false, false, 0, CONTRACT_KINDS(294), "schema/pg17/deparse.txt:602:24"},
-	{ 146, 4, false, false, 0, CONTRACT_KINDS(295), "schema/pg17/deparse.txt:604:25"},
-	{ 146, 5, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:606:25"},
-	{ 146, 5, false, false, 0, CONTRACT_KINDS(297), "schema/pg17/deparse.txt:608:25"},
-	{ 146, 7, false, false, 0, CONTRACT_KINDS(298), "schema/pg17/deparse.txt:610:26"},
-	{ 146, 8, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:612:26"},
-	{ 146, 8, false, false, 0, CONTRACT_KINDS(300), "schema/pg17/deparse.txt:614:26"},
-	{ 146, 9, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:616:25"},
-	{ 146, 9, false, false, 0, CONTRACT_KINDS(302), "schema/pg17/deparse.txt:618:25"},
-	{ 146, 10, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:620:24"},
-	{ 146, 10, false, false, 0, CONTRACT_KINDS(304), "schema/pg17/deparse.txt:622:24"},
-	{ 146, 11, false, false, 0, CONTRACT_KINDS(305), "schema/pg17/deparse.txt:624:25"},
-	{ 146, 12, false, false, 0, CONTRACT_KINDS(306), "schema/pg17/deparse.txt:626:24"},
-	{ 146, 14, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:628:27"},
-	{ 146, 14, false, false, 0, CONTRACT_KINDS(308), "schema/pg17/deparse.txt:630:27"},
-	{ 148, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:632:22"},
-	{ 148, 0, false, false, 0, CONTRACT_KINDS(310), "schema/pg17/deparse.txt:634:22"},
-	{ 150, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:636:30"},
-	{ 150, 2, false, false, 0, CONTRACT_KINDS(312), "schema/pg17/deparse.txt:638:30"},
-	{ 151, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:640:25"},
-	{ 151, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:642:21"},
-	{ 151, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:644:21"},
-	{ 151, 1, false, false, 0, CONTRACT_KINDS(316), "schema/pg17/deparse.txt:646:21"},
-	{ 152, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:648:35"},
-	{ 153, 4, false, false, 0, CONTRACT_KINDS(318), "schema/pg17/deparse.txt:650:19"},
-	{ 154, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:652:29"},
-	{ 154, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:654:29"},
-	{ 154, 0, false, false, 0, CONTRACT_KINDS(321), "schema/pg17/deparse.txt:656:29"},
-	{ 155, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:658:25"},
-	{ 155, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:660:27"},
-	{ 155, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:662:27"},
-	{ 155, 1, false, false, 0, CONTRACT_KINDS(325), "schema/pg17/deparse.txt:664:27"},
-	{ 155, 3, false, false, 0, CONTRACT_KINDS(326), "schema/pg17/deparse.txt:666:21"},
-	{ 156, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:668:19"},
-	{ 156, 3, false, false, 0, CONTRACT_KINDS(328), "schema/pg17/deparse.txt:670:19"},
-	{ 156, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:672:22"},
-	{ 156, 4, false, false, 0, CONTRACT_KINDS(330), "schema/pg17/deparse.txt:674:22"},
-	{ 156, 5, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:676:20"},
-	{ 156, 5, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:678:20"},
-	{ 156, 5, false, false, 0, CONTRACT_KINDS(333), "schema/pg17/deparse.txt:680:20"},
-	{ 157, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:682:24"},
-	{ 157, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:684:24"},
-	{ 157, 0, false, false, 0, CONTRACT_KINDS(336), "schema/pg17/deparse.txt:686:24"},
-	{ 157, 1, false, false, 0, CONTRACT_KINDS(337), "schema/pg17/deparse.txt:688:24"},
-	{ 157, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:690:28"},
-	{ 157, 2, false, false, 0, CONTRACT_KINDS(339), "schema/pg17/deparse.txt:692:28"},
-	{ 158, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:694:17"},
-	{ 158, 1, false, false, 0, CONTRACT_KINDS(341), "schema/pg17/deparse.txt:696:17"},
-	{ 159, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:698:29"},
-	{ 159, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:700:29"},
-	{ 159, 0, false, false, 0, CONTRACT_KINDS(344), "schema/pg17/deparse.txt:702:29"},
-	{ 159, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:704:29"},
-	{ 159, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:706:29"},
-	{ 159, 1, false, false, 0, CONTRACT_KINDS(347), "schema/pg17/deparse.txt:708:29"},
-	{ 159, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:710:19"},
-	{ 159, 3, false, false, 0, CONTRACT_KINDS(349), "schema/pg17/deparse.txt:712:19"},
-	{ 160, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:714:36"},
-	{ 160, 0, false, false, 0, CONTRACT_KINDS(351), "schema/pg17/deparse.txt:716:36"},
-	{ 160, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:718:35"},
-	{ 161, 1, false, false, 0, CONTRACT_KINDS(353), "schema/pg17/deparse.txt:720:16"},
-	{ 161, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:722:16"},
-	{ 161, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:724:18"},
-	{ 161, 2, false, false, 0, CONTRACT_KINDS(356), "schema/pg17/deparse.txt:726:18"},
-	{ 161, 6, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:728:18"},
-	{ 161, 6, false, false, 0, CONTRACT_KINDS(358), "schema/pg17/deparse.txt:730:18"},
-	{ 161, 6, false, false, 0, CONTRACT_KINDS(359), "schema/pg17/deparse.txt:732:18"},
-	{ 161, 7, false, false, 0, CONTRACT_KINDS(360), "schema/pg17/deparse.txt:734:23"},
-	{ 162, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:736:22"},
-	{ 162, 2, false, false, 0, CONTRACT_KINDS(362), "schema/pg17/deparse.txt:738:22"},
-	{ 162, 2, false, false, 0, CONTRACT_KINDS(363), "schema/pg17/deparse.txt:740:22"},
-	{ 163, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:742:23"},
-	{ 164, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:744:21"},
-	{ 164, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:746:23"},
-	{ 164, 1, false, false, 0, CONTRACT_KINDS(367), "schema/pg17/deparse.txt:748:23"},
-	{ 164, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:750:26"},
-	{ 164, 2, false, false, 0, CONTRACT_KINDS(369), "schema/pg17/deparse.txt:752:26"},
-	{ 164, 7, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:754:20"},
-	{ 164, 7, false, false, 0, CONTRACT_KINDS(371), "schema/pg17/deparse.txt:756:20"},
-	{ 165, 7, false, false, 0, CONTRACT_KINDS(372), "schema/pg17/deparse.txt:758:21"},
-	{ 165, 12, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:760:17"},
-	{ 165, 12, false, false, 0, CONTRACT_KINDS(374), "schema/pg17/deparse.txt:762:17"},
-	{ 165, 14, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:764:23"},
-	{ 165, 14, false, false, 0, CONTRACT_KINDS(376), "schema/pg17/deparse.txt:766:23"},
-	{ 165, 15, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:768:20"},
-	{ 165, 15, false, false, 0, CONTRACT_KINDS(378), "schema/pg17/deparse.txt:770:20"},
-	{ 165, 22, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:772:21"},
-	{ 165, 22, false, false, 0, CONTRACT_KINDS(380), "schema/pg17/deparse.txt:774:21"},
-	{ 165, 23, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:776:21"},
-	{ 165, 23, false, false, 0, CONTRACT_KINDS(382), "schema/pg17/deparse.txt:778:21"},
-	{ 166, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:780:37"},
-	{ 166, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:782:30"},
-	{ 166, 3, false, false, 0, CONTRACT_KINDS(385), "schema/pg17/deparse.txt:784:30"},
-	{ 167, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:786:35"},
-	{ 168, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:788:43"},
-	{ 168, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:790:36"},
-	{ 168, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:792:36"},
-	{ 168, 1, false, false, 0, CONTRACT_KINDS(390), "schema/pg17/deparse.txt:794:36"},
-	{ 169, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:796:43"},
-	{ 169, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:798:29"},
-	{ 169, 2, false, false, 0, CONTRACT_KINDS(393), "schema/pg17/deparse.txt:800:29"},
-	{ 169, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:802:42"},
-	{ 170, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:804:29"},
-	{ 170, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:806:29"},
-	{ 170, 2, false, false, 0, CONTRACT_KINDS(397), "schema/pg17/deparse.txt:808:29"},
-	{ 171, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:810:28"},
-	{ 171, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:812:28"},
-	{ 171, 1, false, false, 0, CONTRACT_KINDS(400), "schema/pg17/deparse.txt:814:28"},
-	{ 172, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:816:36"},
-	{ 172, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:818:35"},
-	{ 172, 3, false, false, 0, CONTRACT_KINDS(403), "schema/pg17/deparse.txt:820:35"},
-	{ 173, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:822:23"},
-	{ 173, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:824:28"},
-	{ 173, 1, false, false, 0, CONTRACT_KINDS(406), "schema/pg17/deparse.txt:826:28"},
-	{ 173, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:828:23"},
-	{ 173, 2, false, false, 0, CONTRACT_KINDS(408), "schema/pg17/deparse.txt:830:23"},
-	{ 174, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:832:22"},
-	{ 174, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:834:27"},
-	{ 174, 1, false, false, 0, CONTRACT_KINDS(411), "schema/pg17/deparse.txt:836:27"},
-	{ 174, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:838:22"},
-	{ 174, 2, false, false, 0, CONTRACT_KINDS(413), "schema/pg17/deparse.txt:840:22"},
-	{ 175, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:842:36"},
-	{ 175, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:844:33"},
-	{ 175, 5, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:846:33"},
-	{ 175, 5, false, false, 0, CONTRACT_KINDS(417), "schema/pg17/deparse.txt:848:33"},
-	{ 176, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:850:35"},
-	{ 176, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:852:32"},
-	{ 176, 2, false, false, 0, CONTRACT_KINDS(420), "schema/pg17/deparse.txt:854:32"},
-	{ 177, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:856:34"},
-	{ 177, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:858:35"},
-	{ 177, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:860:32"},
-	{ 177, 2, false, false, 0, CONTRACT_KINDS(424), "schema/pg17/deparse.txt:862:32"},
-	{ 178, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:864:28"},
-	{ 178, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:866:34"},
-	{ 178, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:868:31"},
-	{ 178, 3, false, false, 0, CONTRACT_KINDS(428), "schema/pg17/deparse.txt:870:31"},
-	{ 179, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:872:27"},
-	{ 179, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:874:33"},
-	{ 179, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:876:30"},
-	{ 179, 2, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:878:30"},
-	{ 179, 2, false, false, 0, CONTRACT_KINDS(433), "schema/pg17/deparse.txt:880:30"},
-	{ 180, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:882:26"},
-	{ 180, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:884:32"},
-	{ 181, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:886:37"},
-	{ 181, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:888:39"},
-	{ 181, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:890:38"},
-	{ 181, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:892:36"},
-	{ 181, 4, false, false, 0, CONTRACT_KINDS(440), "schema/pg17/deparse.txt:894:36"},
-	{ 181, 5, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:896:33"},
-	{ 181, 5, false, false, 0, CONTRACT_KINDS(442), "schema/pg17/deparse.txt:898:33"},
-	{ 182, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:900:30"},
-	{ 182, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:902:24"},
-	{ 182, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:904:27"},
-	{ 182, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:906:24"},
-	{ 182, 4, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:908:24"},
-	{ 182, 4, false, false, 0, CONTRACT_KINDS(448), "schema/pg17/deparse.txt:910:24"},
-	{ 182, 5, false, false, 0, CONTRACT_KINDS(449), "schema/pg17/deparse.txt:912:23"},
-	{ 182, 6, false, false, 0, CONTRACT_KINDS(450), "schema/pg17/deparse.txt:914:29"},
-	{ 183, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:916:29"},
-	{ 183, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:918:23"},
-	{ 183, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:920:23"},
-	{ 183, 2, false, false, 0, CONTRACT_KINDS(454), "schema/pg17/deparse.txt:922:23"},
-	{ 183, 3, false, false, 0, CONTRACT_KINDS(455), "schema/pg17/deparse.txt:924:22"},
-	{ 183, 4, false, false, 0, CONTRACT_KINDS(456), "schema/pg17/deparse.txt:926:28"},
-	{ 184, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:928:21"},
-	{ 184, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:930:27"},
-	{ 184, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:932:27"},
-	{ 184, 1, false, false, 0, CONTRACT_KINDS(460), "schema/pg17/deparse.txt:934:27"},
-	{ 184, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:936:21"},
-	{ 185, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:938:25"},
-	{ 185, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:940:25"},
-	{ 185, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:942:25"},
-	{ 185, 4, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:944:25"},
-	{ 185, 4, false, false, 0, CONTRACT_KINDS(466), "schema/pg17/deparse.txt:946:25"},
-	{ 185, 5, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:948:21"},
-	{ 185, 5, false, false, 0, CONTRACT_KINDS(468), "schema/pg17/deparse.txt:950:21"},
-	{ 185, 9, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:952:24"},
-	{ 185, 9, false, false, 0, CONTRACT_KINDS(470), "schema/pg17/deparse.txt:954:24"},
-	{ 185, 10, false, false, 0, CONTRACT_KINDS(471), "schema/pg17/deparse.txt:956:28"},
-	{ 185, 11, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:958:32"},
-	{ 185, 11, false, false, 0, CONTRACT_KINDS(473), "schema/pg17/deparse.txt:960:32"},
-	{ 186, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:962:30"},
-	{ 186, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:964:31"},
-	{ 186, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:966:32"},
-	{ 186, 2, false, false, 0, CONTRACT_KINDS(477), "schema/pg17/deparse.txt:968:32"},
-	{ 186, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:970:30"},
-	{ 186, 3, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:972:30"},
-	{ 186, 3, false, false, 0, CONTRACT_KINDS(480), "schema/pg17/deparse.txt:974:30"},
-	{ 187, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:976:29"},
-	{ 187, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:978:30"},
-	{ 188, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:980:24"},
-	{ 188, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:982:27"},
-	{ 188, 2, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:984:27"},
-	{ 188, 2, false, false, 0, CONTRACT_KINDS(486), "schema/pg17/deparse.txt:986:27"},
-	{ 188, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:988:26"},
-	{ 188, 3, false, false, 0, CONTRACT_KINDS(488), "schema/pg17/deparse.txt:990:26"},
-	{ 188, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:992:29"},
-	{ 188, 4, false, false, 0, CONTRACT_KINDS(490), "schema/pg17/deparse.txt:994:29"},
-	{ 189, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:996:21"},
-	{ 189, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:998:24"},
-	{ 189, 2, false, false, 0, CONTRACT_KINDS(493), "schema/pg17/deparse.txt:1000:24"},
-	{ 190, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1002:20"},
-	{ 190, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1004:23"},
-	{ 190, 1, false, false, 0, CONTRACT_KINDS(496), "schema/pg17/deparse.txt:1006:23"},
-	{ 191, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1008:26"},
-	{ 192, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1010:20"},
-	{ 192, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1012:20"},
-	{ 192, 0, false, false, 0, CONTRACT_KINDS(500), "schema/pg17/deparse.txt:1014:20"},
-	{ 193, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1016:24"},
-	{ 193, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1018:23"},
-	{ 193, 1, false, false, 0, CONTRACT_KINDS(503), "schema/pg17/deparse.txt:1020:23"},
-	{ 194, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1022:23"},
-	{ 194, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1024:22"},
-	{ 194, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1026:22"},
-	{ 194, 1, false, false, 0, CONTRACT_KINDS(507), "schema/pg17/deparse.txt:1028:22"},
-	{ 195, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1030:21"},
-	{ 195, 2, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1032:21"},
-	{ 195, 2, false, false, 0, CONTRACT_KINDS(510), "schema/pg17/deparse.txt:1034:21"},
-	{ 195, 3, false, false, 2, NULL, 0, "schema/pg17/deparse.txt:1036:17"},
-	{ 195, 3, false, false, 0, CONTRACT_KINDS(512), "schema/pg17/deparse.txt:1038:17"},
-	{ 195, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1040:23"},
-	{ 195, 4, false, false, 0, CONTRACT_KINDS(514), "schema/pg17/deparse.txt:1042:23"},
-	{ 196, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1044:29"},
-	{ 196, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1046:29"},
-	{ 196, 0, false, false, 0, CONTRACT_KINDS(517), "schema/pg17/deparse.txt:1048:29"},
-	{ 196, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1050:28"},
-	{ 196, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1052:30"},
-	{ 196, 3, false, false, 0, CONTRACT_KINDS(520), "schema/pg17/deparse.txt:1054:30"},
-	{ 197, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1056:31"},
-	{ 197, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1058:31"},
-	{ 197, 0, false, false, 0, CONTRACT_KINDS(523), "schema/pg17/deparse.txt:1060:31"},
-	{ 197, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1062:32"},
-	{ 197, 1, false, false, 0, CONTRACT_KINDS(525), "schema/pg17/deparse.txt:1064:32"},
-	{ 197, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1066:26"},
-	{ 197, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1068:28"},
-	{ 197, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1070:25"},
-	{ 197, 4, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1072:25"},
-	{ 197, 4, false, false, 0, CONTRACT_KINDS(530), "schema/pg17/deparse.txt:1074:25"},
-	{ 198, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1076:32"},
-	{ 198, 3, false, false, 0, CONTRACT_KINDS(532), "schema/pg17/deparse.txt:1078:32"},
-	{ 198, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1080:30"},
-	{ 198, 4, false, false, 0, CONTRACT_KINDS(534), "schema/pg17/deparse.txt:1082:30"},
-	{ 199, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1084:33"},
-	{ 199, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1086:33"},
-	{ 199, 0, false, false, 0, CONTRACT_KINDS(537), "schema/pg17/deparse.txt:1088:33"},
-	{ 199, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1090:27"},
-	{ 200, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1092:32"},
-	{ 200, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1094:32"},
-	{ 200, 0, false, false, 0, CONTRACT_KINDS(541), "schema/pg17/deparse.txt:1096:32"},
-	{ 200, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1098:26"},
-	{ 200, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1100:25"},
-	{ 200, 3, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1102:25"},
-	{ 200, 3, false, false, 0, CONTRACT_KINDS(545), "schema/pg17/deparse.txt:1104:25"},
-	{ 201, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1106:18"},
-	{ 201, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1108:18"},
-	{ 201, 0, false, false, 0, CONTRACT_KINDS(548), "schema/pg17/deparse.txt:1110:18"},
-	{ 202, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1112:24"},
-	{ 202, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1114:24"},
-	{ 202, 0, false, false, 0, CONTRACT_KINDS(551), "schema/pg17/deparse.txt:1116:24"},
-	{ 203, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1118:20"},
-	{ 203, 1, false, false, 0, CONTRACT_KINDS(553), "schema/pg17/deparse.txt:1120:20"},
-	{ 204, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1122:21"},
-	{ 204, 1, false, false, 0, CONTRACT_KINDS(555), "schema/pg17/deparse.txt:1124:21"},
-	{ 205, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1126:30"},
-	{ 205, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1128:25"},
-	{ 205, 2, false, false, 0, CONTRACT_KINDS(558), "schema/pg17/deparse.txt:1130:25"},
-	{ 207, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1132:22"},
-	{ 208, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1134:20"},
-	{ 208, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1136:25"},
-	{ 208, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1138:24"},
-	{ 208, 4, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1140:24"},
-	{ 208, 4, false, false, 0, CONTRACT_KINDS(564), "schema/pg17/deparse.txt:1142:24"},
-	{ 208, 5, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1144:34"},
-	{ 208, 5, false, false, 0, CONTRACT_KINDS(566), "schema/pg17/deparse.txt:1146:34"},
-	{ 208, 6, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1148:19"},
-	{ 208, 6, false, false, 0, CONTRACT_KINDS(568), "schema/pg17/deparse.txt:1150:19"},
-	{ 208, 7, false, false, 0, CONTRACT_KINDS(569), "schema/pg17/deparse.txt:1152:24"},
-	{ 209, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1154:26"},
-	{ 209, 0, false, false, 0, CONTRACT_KINDS(571), "schema/pg17/deparse.txt:1156:26"},
-	{ 209, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1158:28"},
-	{ 209, 1, false, false, 0, CONTRACT_KINDS(573), "schema/pg17/deparse.txt:1160:28"},
-	{ 209, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1162:23"},
-	{ 209, 2, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1164:23"},
-	{ 209, 2, false, false, 0, CONTRACT_KINDS(576), "schema/pg17/deparse.txt:1166:23"},
-	{ 209, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1168:27"},
-	{ 209, 3, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1170:27"},
-	{ 209, 3, false, false, 0, CONTRACT_KINDS(579), "schema/pg17/deparse.txt:1172:27"},
-	{ 210, 1, false, false, 0, CONTRACT_KINDS(580), "schema/pg17/deparse.txt:1174:16"},
-	{ 211, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1176:25"},
-	{ 211, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1178:25"},
-	{ 211, 0, false, false, 0, CONTRACT_KINDS(583), "schema/pg17/deparse.txt:1180:25"},
-	{ 211, 1, false, false, 0, CONTRACT_KINDS(584), "schema/pg17/deparse.txt:1182:30"},
-	{ 212, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1184:29"},
-	{ 212, 2, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1186:29"},
-	{ 212, 2, false, false, 0, CONTRACT_KINDS(587), "schema/pg17/deparse.txt:1188:29"},
-	{ 212, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1190:31"},
-	{ 212, 3, false, false, 0, CONTRACT_KINDS(589), "schema/pg17/deparse.txt:1192:31"},
-	{ 212, 5, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1194:28"},
-	{ 212, 5, false, false, 0, CONTRACT_KINDS(591), "schema/pg17/deparse.txt:1196:28"},
-	{ 212, 6, false, false, 0, CONTRACT_KINDS(592), "schema/pg17/deparse.txt:1198:29"},
-	{ 213, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1200:28"},
-	{ 213, 3, false, false, 0, CONTRACT_KINDS(594), "schema/pg17/deparse.txt:1202:27"},
-	{ 214, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1204:24"},
-	{ 214, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1206:27"},
-	{ 214, 2, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1208:27"},
-	{ 214, 2, false, false, 0, CONTRACT_KINDS(598), "schema/pg17/deparse.txt:1210:27"},
-	{ 215, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1212:13"},
-	{ 215, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1214:13"},
-	{ 215, 0, false, false, 0, CONTRACT_KINDS(601), "schema/pg17/deparse.txt:1216:13"},
-	{ 217, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1218:19"},
-	{ 219, 3, false, false, 0, CONTRACT_KINDS(603), "schema/pg17/deparse.txt:1220:19"},
-	{ 219, 5, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1222:20"},
-	{ 220, 2, false, false, 0, CONTRACT_KINDS(605), "schema/pg17/deparse.txt:1224:31"},
-	{ 220, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1226:32"},
-	{ 221, 2, false, false, 0, CONTRACT_KINDS(607), "schema/pg17/deparse.txt:1228:30"},
-	{ 221, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1230:33"},
-	{ 222, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1232:23"},
-	{ 222, 2, false, false, 0, CONTRACT_KINDS(610), "schema/pg17/deparse.txt:1234:23"},
-	{ 222, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1236:25"},
-	{ 223, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1238:28"},
-	{ 223, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1240:27"},
-	{ 223, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1242:27"},
-	{ 223, 1, false, false, 0, CONTRACT_KINDS(615), "schema/pg17/deparse.txt:1244:27"},
-	{ 224, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1246:25"},
-	{ 224, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1248:25"},
-	{ 224, 0, false, false, 0, CONTRACT_KINDS(618), "schema/pg17/deparse.txt:1250:25"},
-	{ 224, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1252:23"},
-	{ 224, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1254:23"},
-	{ 224, 1, false, false, 0, CONTRACT_KINDS(621), "schema/pg17/deparse.txt:1256:23"},
-	{ 225, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1258:19"},
-	{ 225, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1260:19"},
-	{ 225, 2, false, false, 0, CONTRACT_KINDS(624), "schema/pg17/deparse.txt:1262:23"},
-	{ 225, 5, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1264:18"},
-	{ 225, 5, false, false, 0, CONTRACT_KINDS(626), "schema/pg17/deparse.txt:1266:18"},
-	{ 226, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1268:26"},
-	{ 227, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1270:26"},
-	{ 229, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1272:25"},
-	{ 229, 1, false, false, 0, CONTRACT_KINDS(630), "schema/pg17/deparse.txt:1274:25"},
-	{ 230, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1276:27"},
-	{ 230, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1278:30"},
-	{ 230, 1, false, false, 0, CONTRACT_KINDS(633), "schema/pg17/deparse.txt:1280:30"},
-	{ 231, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1282:26"},
-	{ 231, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1284:26"},
-	{ 231, 0, false, false, 0, CONTRACT_KINDS(636), "schema/pg17/deparse.txt:1286:26"},
-	{ 231, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1288:21"},
-	{ 231, 1, false, false, 0, CONTRACT_KINDS(638), "schema/pg17/deparse.txt:1290:21"},
-	{ 232, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1292:27"},
-	{ 232, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1294:27"},
-	{ 232, 0, false, false, 0, CONTRACT_KINDS(641), "schema/pg17/deparse.txt:1296:27"},
-	{ 232, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1298:24"},
-	{ 232, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1300:24"},
-	{ 232, 1, false, false, 0, CONTRACT_KINDS(644), "schema/pg17/deparse.txt:1302:24"},
-	{ 233, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1304:25"},
-	{ 233, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1306:25"},
-	{ 233, 0, false, false, 0, CONTRACT_KINDS(647), "schema/pg17/deparse.txt:1308:25"},
-	{ 233, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1310:23"},
-	{ 234, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1312:15"},
-	{ 234, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1314:18"},
-	{ 234, 1, false, false, 0, CONTRACT_KINDS(651), "schema/pg17/deparse.txt:1316:18"},
-	{ 234, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1318:16"},
-	{ 234, 2, false, false, 0, CONTRACT_KINDS(653), "schema/pg17/deparse.txt:1320:16"},
-	{ 234, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1322:18"},
-	{ 234, 4, false, false, 0, CONTRACT_KINDS(655), "schema/pg17/deparse.txt:1324:18"},
-	{ 235, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1326:19"},
-	{ 236, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1328:21"},
-	{ 236, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1330:22"},
-	{ 236, 1, false, false, 0, CONTRACT_KINDS(659), "schema/pg17/deparse.txt:1332:22"},
-	{ 237, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1334:26"},
-	{ 237, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1336:27"},
-	{ 237, 1, false, false, 0, CONTRACT_KINDS(662), "schema/pg17/deparse.txt:1338:27"},
-	{ 239, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1340:29"},
-	{ 239, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1342:30"},
-	{ 240, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1344:19"},
-	{ 240, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1346:20"},
-	{ 240, 2, false, false, 0, CONTRACT_KINDS(667), "schema/pg17/deparse.txt:1348:20"},
-	{ 241, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1350:25"},
-	{ 242, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1352:20"},
-	{ 242, 2, false, false, 0, CONTRACT_KINDS(670), "schema/pg17/deparse.txt:1354:20"},
-	{ 243, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1356:20"},
-	{ 243, 0, false, false, 0, CONTRACT_KINDS(672), "schema/pg17/deparse.txt:1358:20"},
-	{ 243, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1360:17"},
-	{ 243, 1, false, false, 0, CONTRACT_KINDS(674), "schema/pg17/deparse.txt:1362:17"},
-	{ 244, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1364:25"},
-	{ 244, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1366:24"},
-	{ 244, 2, false, false, 0, CONTRACT_KINDS(677), "schema/pg17/deparse.txt:1368:24"},
-	{ 245, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1370:19"},
-	{ 245, 0, false, false, 0, CONTRACT_KINDS(679), "schema/pg17/deparse.txt:1372:19"},
-	{ 245, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1374:21"},
-	{ 245, 1, false, false, 0, CONTRACT_KINDS(681), "schema/pg17/deparse.txt:1376:21"},
-	{ 246, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1378:25"},
-	{ 246, 0, false, false, 0, CONTRACT_KINDS(683), "schema/pg17/deparse.txt:1380:25"},
-	{ 246, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1382:24"},
-	{ 247, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1384:29"},
-	{ 250, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1386:20"},
-	{ 250, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1388:20"},
-	{ 250, 0, false, false, 0, CONTRACT_KINDS(688), "schema/pg17/deparse.txt:1390:20"},
-	{ 251, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1392:32"},
-	{ 251, 0, false, false, 0, CONTRACT_KINDS(690), "schema/pg17/deparse.txt:1394:32"},
-	{ 252, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1396:20"},
-	{ 252, 3, false, false, 0, CONTRACT_KINDS(692), "schema/pg17/deparse.txt:1398:20"},
-	{ 253, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1400:38"},
-	{ 253, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1402:38"},
-	{ 253, 0, false, false, 0, CONTRACT_KINDS(695), "schema/pg17/deparse.txt:1404:38"},
-	{ 253, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1406:40"},
-	{ 253, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1408:39"},
-	{ 253, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1410:32"},
-	{ 253, 3, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1412:32"},
-	{ 253, 3, false, false, 0, CONTRACT_KINDS(700), "schema/pg17/deparse.txt:1414:32"},
-	{ 254, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1416:27"},
-	{ 254, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1418:27"},
-	{ 255, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1420:31"},
-	{ 255, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1422:26"},
-	{ 256, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1424:18"},
-	{ 256, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1426:22"},
-	{ 256, 1, false, false, 0, CONTRACT_KINDS(707), "schema/pg17/deparse.txt:1428:22"},
-	{ 256, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1430:19"},
-	{ 256, 2, false, false, 0, CONTRACT_KINDS(709), "schema/pg17/deparse.txt:1432:19"},
-	{ 257, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1434:18"},
-	{ 257, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1436:20"},
-	{ 257, 1, false, false, 0, CONTRACT_KINDS(712), "schema/pg17/deparse.txt:1438:20"},
-	{ 259, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1440:21"},
-	{ 259, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1442:21"},
-	{ 259, 0, false, false, 0, CONTRACT_KINDS(715), "schema/pg17/deparse.txt:1444:21"},
-	{ 260, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1446:25"},
-	{ 260, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1448:25"},
-	{ 260, 0, false, false, 0, CONTRACT_KINDS(718), "schema/pg17/deparse.txt:1450:25"},
-	{ 260, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1452:27"},
-	{ 261, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1454:32"},
-	{ 261, 0, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1456:32"},
-	{ 261, 0, false, false, 0, CONTRACT_KINDS(722), "schema/pg17/deparse.txt:1458:32"},
-	{ 261, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1460:31"},
-	{ 261, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1462:31"},
-	{ 261, 1, false, false, 0, CONTRACT_KINDS(725), "schema/pg17/deparse.txt:1464:31"},
-	{ 262, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1466:34"},
-	{ 262, 1, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1468:34"},
-	{ 262, 1, false, false, 0, CONTRACT_KINDS(728), "schema/pg17/deparse.txt:1470:34"},
-	{ 262, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1472:36"},
-	{ 262, 2, false, false, 0, CONTRACT_KINDS(730), "schema/pg17/deparse.txt:1474:36"},
-	{ 262, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1476:32"},
-	{ 262, 3, false, false, 0, CONTRACT_KINDS(732), "schema/pg17/deparse.txt:1478:32"},
-	{ 263, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1480:27"},
-	{ 263, 1, false, false, 0, CONTRACT_KINDS(734), "schema/pg17/deparse.txt:1482:31"},
-	{ 263, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1484:26"},
-	{ 263, 2, false, false, 0, CONTRACT_KINDS(736), "schema/pg17/deparse.txt:1486:26"},
-	{ 265, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1488:31"},
-	{ 265, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1490:31"},
-	{ 265, 1, false, false, 0, CONTRACT_KINDS(739), "schema/pg17/deparse.txt:1492:31"},
-	{ 265, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1494:34"},
-	{ 265, 2, false, false, 0, CONTRACT_KINDS(741), "schema/pg17/deparse.txt:1496:34"},
-	{ 266, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1498:30"},
-	{ 266, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1500:30"},
-	{ 266, 1, false, false, 0, CONTRACT_KINDS(744), "schema/pg17/deparse.txt:1502:30"},
-	{ 266, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1504:33"},
-	{ 266, 2, false, false, 0, CONTRACT_KINDS(746), "schema/pg17/deparse.txt:1506:33"},
-	{ 267, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1508:32"},
-	{ 267, 2, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1510:36"},
-	{ 267, 2, false, true, 0, NULL, 0, "schema/pg17/deparse.txt:1512:36"},
-	{ 267, 2, false, false, 0, CONTRACT_KINDS(750), "schema/pg17/deparse.txt:1514:36"},
-	{ 267, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1516:32"},
-	{ 267, 3, false, false, 0, CONTRACT_KINDS(752), "schema/pg17/deparse.txt:1518:32"},
-	{ 268, 1, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1520:31"},
-	{ 268, 3, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1522:35"},
-	{ 268, 3, false, false, 0, CONTRACT_KINDS(755), "schema/pg17/deparse.txt:1524:35"},
-	{ 268, 4, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1526:31"},
-	{ 268, 4, false, false, 0, CONTRACT_KINDS(757), "schema/pg17/deparse.txt:1528:31"},
-	{ 269, 0, true, false, 0, NULL, 0, "schema/pg17/deparse.txt:1530:30"},
+	{ 3, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:14:12"},
+	{ 6, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:16:17"},
+	{ 7, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:18:12"},
+	{ 7, 0, false, false, 0, CONTRACT_KINDS(3), false, -1, "", "schema/pg17/deparse.txt:20:12"},
+	{ 11, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:22:17"},
+	{ 11, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:24:16"},
+	{ 11, 1, false, false, 0, CONTRACT_KINDS(6), false, -1, "", "schema/pg17/deparse.txt:26:16"},
+	{ 12, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:28:18"},
+	{ 12, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:30:25"},
+	{ 14, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:32:16"},
+	{ 14, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:34:22"},
+	{ 14, 1, false, false, 0, CONTRACT_KINDS(11), false, -1, "", "schema/pg17/deparse.txt:36:22"},
+	{ 14, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:38:20"},
+	{ 14, 3, false, false, 0, CONTRACT_KINDS(13), false, -1, "", "schema/pg17/deparse.txt:40:20"},
+	{ 18, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:42:19"},
+	{ 18, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:44:19"},
+	{ 18, 1, false, false, 0, CONTRACT_KINDS(16), false, -1, "", "schema/pg17/deparse.txt:46:19"},
+	{ 24, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:48:18"},
+	{ 24, 1, false, false, 0, CONTRACT_KINDS(18), false, -1, "", "schema/pg17/deparse.txt:50:18"},
+	{ 24, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:52:19"},
+	{ 29, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:54:15"},
+	{ 29, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:56:15"},
+	{ 29, 2, false, false, 0, CONTRACT_KINDS(22), false, -1, "", "schema/pg17/deparse.txt:58:15"},
+	{ 30, 3, false, false, 0, CONTRACT_KINDS(23), false, -1, "", "schema/pg17/deparse.txt:60:18"},
+	{ 30, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:62:19"},
+	{ 30, 4, false, false, 0, CONTRACT_KINDS(25), false, -1, "", "schema/pg17/deparse.txt:64:19"},
+	{ 30, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:66:19"},
+	{ 30, 5, false, false, 0, CONTRACT_KINDS(27), false, -1, "", "schema/pg17/deparse.txt:68:19"},
+	{ 40, 3, false, false, 0, CONTRACT_KINDS(28), false, -1, "", "schema/pg17/deparse.txt:70:14"},
+	{ 40, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:72:15"},
+	{ 40, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:74:15"},
+	{ 40, 4, false, false, 0, CONTRACT_KINDS(31), false, -1, "", "schema/pg17/deparse.txt:76:15"},
+	{ 40, 5, false, false, 0, CONTRACT_KINDS(32), false, -1, "", "schema/pg17/deparse.txt:78:20"},
+	{ 41, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:80:15"},
+	{ 41, 1, false, false, 0, CONTRACT_KINDS(34), false, -1, "", "schema/pg17/deparse.txt:82:15"},
+	{ 41, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:84:17"},
+	{ 41, 2, false, false, 0, CONTRACT_KINDS(36), false, -1, "", "schema/pg17/deparse.txt:86:17"},
+	{ 44, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:88:14"},
+	{ 44, 1, false, false, 0, CONTRACT_KINDS(38), false, -1, "", "schema/pg17/deparse.txt:90:14"},
+	{ 46, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:92:19"},
+	{ 46, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:94:19"},
+	{ 46, 3, false, false, 0, CONTRACT_KINDS(41), false, -1, "", "schema/pg17/deparse.txt:96:19"},
+	{ 47, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:98:17"},
+	{ 47, 5, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:100:17"},
+	{ 47, 5, false, false, 0, CONTRACT_KINDS(44), false, -1, "", "schema/pg17/deparse.txt:102:17"},
+	{ 49, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:104:20"},
+	{ 49, 3, false, false, 0, CONTRACT_KINDS(46), false, -1, "", "schema/pg17/deparse.txt:106:20"},
+	{ 49, 5, false, false, 0, CONTRACT_KINDS(47), true, -1, "", "schema/libpg_query.txt:315:33"},
+	{ 49, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:108:14"},
+	{ 49, 5, false, false, 0, CONTRACT_KINDS(49), false, -1, "", "schema/pg17/deparse.txt:110:14"},
+	{ 51, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:112:22"},
+	{ 52, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:114:24"},
+	{ 52, 0, false, false, 0, CONTRACT_KINDS(52), false, -1, "", "schema/pg17/deparse.txt:116:24"},
+	{ 52, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:118:22"},
+	{ 54, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:120:22"},
+	{ 54, 0, false, false, 0, CONTRACT_KINDS(55), false, -1, "", "schema/pg17/deparse.txt:122:22"},
+	{ 54, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:124:24"},
+	{ 55, 1, false, false, 0, CONTRACT_KINDS(57), false, -1, "", "schema/pg17/deparse.txt:126:19"},
+	{ 60, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:128:14"},
+	{ 60, 1, false, false, 0, CONTRACT_KINDS(59), false, -1, "", "schema/pg17/deparse.txt:130:14"},
+	{ 61, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:132:17"},
+	{ 61, 1, false, false, 0, CONTRACT_KINDS(61), false, -1, "", "schema/pg17/deparse.txt:134:17"},
+	{ 66, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:136:27"},
+	{ 71, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:138:15"},
+	{ 71, 2, false, false, 0, CONTRACT_KINDS(64), false, -1, "", "schema/pg17/deparse.txt:140:15"},
+	{ 71, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:142:15"},
+	{ 71, 3, false, false, 0, CONTRACT_KINDS(66), false, -1, "", "schema/pg17/deparse.txt:144:15"},
+	{ 71, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:146:23"},
+	{ 71, 4, false, false, 0, CONTRACT_KINDS(68), false, -1, "", "schema/pg17/deparse.txt:148:23"},
+	{ 71, 6, false, false, 0, CONTRACT_KINDS(69), false, -1, "", "schema/pg17/deparse.txt:150:16"},
+	{ 75, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:152:16"},
+	{ 75, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:154:16"},
+	{ 75, 0, false, false, 0, CONTRACT_KINDS(72), false, -1, "", "schema/pg17/deparse.txt:156:16"},
+	{ 75, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:158:18"},
+	{ 75, 4, false, false, 0, CONTRACT_KINDS(74), false, -1, "", "schema/pg17/deparse.txt:160:18"},
+	{ 75, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:162:23"},
+	{ 75, 6, false, false, 0, CONTRACT_KINDS(76), false, -1, "", "schema/pg17/deparse.txt:164:23"},
+	{ 76, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:166:18"},
+	{ 76, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:168:18"},
+	{ 76, 0, false, false, 0, CONTRACT_KINDS(79), false, -1, "", "schema/pg17/deparse.txt:170:18"},
+	{ 78, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:172:13"},
+	{ 78, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:174:13"},
+	{ 78, 1, false, false, 0, CONTRACT_KINDS(82), false, -1, "", "schema/pg17/deparse.txt:176:13"},
+	{ 78, 2, false, false, 0, CONTRACT_KINDS(83), false, -1, "", "schema/pg17/deparse.txt:178:14"},
+	{ 78, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:180:14"},
+	{ 78, 3, false, false, 0, CONTRACT_KINDS(85), false, -1, "", "schema/pg17/deparse.txt:182:14"},
+	{ 79, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:184:14"},
+	{ 79, 0, false, false, 0, CONTRACT_KINDS(87), false, -1, "", "schema/pg17/deparse.txt:186:14"},
+	{ 79, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:188:20"},
+	{ 80, 0, false, false, 0, CONTRACT_KINDS(89), false, -1, "", "schema/pg17/deparse.txt:190:19"},
+	{ 80, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:192:24"},
+	{ 80, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:194:24"},
+	{ 80, 1, false, false, 0, CONTRACT_KINDS(92), false, -1, "", "schema/pg17/deparse.txt:196:24"},
+	{ 82, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:198:19"},
+	{ 82, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:200:19"},
+	{ 82, 0, false, false, 0, CONTRACT_KINDS(95), false, -1, "", "schema/pg17/deparse.txt:202:19"},
+	{ 82, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:204:15"},
+	{ 82, 1, false, false, 0, CONTRACT_KINDS(97), false, -1, "", "schema/pg17/deparse.txt:206:15"},
+	{ 82, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:208:20"},
+	{ 82, 2, false, false, 0, CONTRACT_KINDS(99), false, -1, "", "schema/pg17/deparse.txt:210:20"},
+	{ 82, 3, false, false, 0, CONTRACT_KINDS(100), false, -1, "", "schema/pg17/deparse.txt:212:21"},
+	{ 84, 1, false, false, 0, CONTRACT_KINDS(101), false, -1, "", "schema/pg17/deparse.txt:214:16"},
+	{ 84, 2, false, false, 0, CONTRACT_KINDS(102), false, -1, "", "schema/pg17/deparse.txt:216:16"},
+	{ 85, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:218:19"},
+	{ 85, 0, false, false, 0, CONTRACT_KINDS(104), false, -1, "", "schema/pg17/deparse.txt:220:19"},
+	{ 85, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:222:27"},
+	{ 85, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:224:27"},
+	{ 85, 1, false, false, 0, CONTRACT_KINDS(107), false, -1, "", "schema/pg17/deparse.txt:226:27"},
+	{ 86, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:228:22"},
+	{ 86, 0, false, false, 0, CONTRACT_KINDS(109), false, -1, "", "schema/pg17/deparse.txt:230:22"},
+	{ 87, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:232:23"},
+	{ 87, 1, false, false, 0, CONTRACT_KINDS(111), false, -1, "", "schema/pg17/deparse.txt:234:23"},
+	{ 88, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:236:23"},
+	{ 88, 0, false, false, 0, CONTRACT_KINDS(113), false, -1, "", "schema/pg17/deparse.txt:238:23"},
+	{ 89, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:240:13"},
+	{ 89, 0, false, false, 0, CONTRACT_KINDS(115), false, -1, "", "schema/pg17/deparse.txt:242:13"},
+	{ 89, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:244:15"},
+	{ 89, 3, false, false, 0, CONTRACT_KINDS(117), false, -1, "", "schema/pg17/deparse.txt:246:15"},
+	{ 90, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:248:28"},
+	{ 90, 2, false, false, 0, CONTRACT_KINDS(119), false, -1, "", "schema/pg17/deparse.txt:250:28"},
+	{ 90, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:252:24"},
+	{ 90, 3, false, false, 0, CONTRACT_KINDS(121), false, -1, "", "schema/pg17/deparse.txt:254:24"},
+	{ 90, 5, false, false, 0, CONTRACT_KINDS(122), false, -1, "", "schema/pg17/deparse.txt:256:24"},
+	{ 90, 6, false, false, 0, CONTRACT_KINDS(123), false, -1, "", "schema/pg17/deparse.txt:258:22"},
+	{ 91, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:260:25"},
+	{ 91, 1, false, false, 0, CONTRACT_KINDS(125), false, -1, "", "schema/pg17/deparse.txt:262:25"},
+	{ 92, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:264:25"},
+	{ 92, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:266:25"},
+	{ 92, 3, false, false, 0, CONTRACT_KINDS(128), false, -1, "", "schema/pg17/deparse.txt:268:25"},
+	{ 92, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:270:26"},
+	{ 92, 5, false, false, 0, CONTRACT_KINDS(130), false, -1, "", "schema/pg17/deparse.txt:272:26"},
+	{ 93, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:274:24"},
+	{ 93, 1, false, false, 0, CONTRACT_KINDS(132), false, -1, "", "schema/pg17/deparse.txt:276:24"},
+	{ 93, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:278:24"},
+	{ 93, 2, false, false, 0, CONTRACT_KINDS(134), false, -1, "", "schema/pg17/deparse.txt:280:24"},
+	{ 93, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:282:27"},
+	{ 93, 3, false, false, 0, CONTRACT_KINDS(136), false, -1, "", "schema/pg17/deparse.txt:284:27"},
+	{ 93, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:286:24"},
+	{ 93, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:288:24"},
+	{ 93, 4, false, false, 0, CONTRACT_KINDS(139), false, -1, "", "schema/pg17/deparse.txt:290:24"},
+	{ 94, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:292:27"},
+	{ 94, 4, false, false, 0, CONTRACT_KINDS(141), false, -1, "", "schema/pg17/deparse.txt:294:27"},
+	{ 94, 5, false, false, 0, CONTRACT_KINDS(142), false, -1, "", "schema/pg17/deparse.txt:296:30"},
+	{ 95, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:298:27"},
+	{ 95, 0, false, false, 0, CONTRACT_KINDS(144), false, -1, "", "schema/pg17/deparse.txt:300:27"},
+	{ 95, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:302:25"},
+	{ 95, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:304:25"},
+	{ 95, 1, false, false, 0, CONTRACT_KINDS(147), false, -1, "", "schema/pg17/deparse.txt:306:25"},
+	{ 95, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:308:23"},
+	{ 95, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:310:23"},
+	{ 95, 2, false, false, 0, CONTRACT_KINDS(150), false, -1, "", "schema/pg17/deparse.txt:312:23"},
+	{ 95, 3, false, false, 0, CONTRACT_KINDS(151), false, -1, "", "schema/pg17/deparse.txt:314:29"},
+	{ 96, 16, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:316:23"},
+	{ 96, 16, false, false, 0, CONTRACT_KINDS(153), false, -1, "", "schema/pg17/deparse.txt:318:23"},
+	{ 96, 17, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:320:22"},
+	{ 96, 17, false, false, 0, CONTRACT_KINDS(155), false, -1, "", "schema/pg17/deparse.txt:322:22"},
+	{ 97, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:324:26"},
+	{ 98, 1, false, false, 0, CONTRACT_KINDS(157), false, -1, "", "schema/pg17/deparse.txt:326:16"},
+	{ 98, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:328:21"},
+	{ 98, 3, false, false, 0, CONTRACT_KINDS(159), false, -1, "", "schema/pg17/deparse.txt:330:21"},
+	{ 98, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:332:19"},
+	{ 98, 4, false, false, 0, CONTRACT_KINDS(161), false, -1, "", "schema/pg17/deparse.txt:334:19"},
+	{ 98, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:336:23"},
+	{ 98, 5, false, false, 0, CONTRACT_KINDS(163), false, -1, "", "schema/pg17/deparse.txt:338:23"},
+	{ 99, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:340:17"},
+	{ 99, 2, false, false, 0, CONTRACT_KINDS(165), false, -1, "", "schema/pg17/deparse.txt:342:13"},
+	{ 99, 2, false, false, 0, CONTRACT_KINDS(166), false, 1, "format", "schema/pg17/deparse.txt:344:13"},
+	{ 99, 2, true, false, 0, NULL, 0, false, 1, "force_null", "schema/pg17/deparse.txt:346:13"},
+	{ 99, 2, false, false, 0, CONTRACT_KINDS(168), false, 1, "force_null", "schema/pg17/deparse.txt:348:13"},
+	{ 99, 2, true, false, 0, NULL, 0, false, 1, "delimiter", "schema/pg17/deparse.txt:350:13"},
+	{ 99, 2, false, false, 0, CONTRACT_KINDS(170), false, 1, "null", "schema/pg17/deparse.txt:352:13"},
+	{ 99, 2, true, false, 0, NULL, 0, false, 1, "format", "schema/pg17/deparse.txt:354:13"},
+	{ 100, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:356:27"},
+	{ 100, 0, false, false, 0, CONTRACT_KINDS(173), false, -1, "", "schema/pg17/deparse.txt:358:27"},
+	{ 101, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:360:19"},
+	{ 101, 1, false, false, 0, CONTRACT_KINDS(175), false, -1, "", "schema/pg17/deparse.txt:362:19"},
+	{ 101, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:364:24"},
+	{ 102, 1, false, false, 0, CONTRACT_KINDS(177), false, -1, "", "schema/pg17/deparse.txt:366:20"},
+	{ 102, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:368:25"},
+	{ 102, 2, false, false, 0, CONTRACT_KINDS(179), false, -1, "", "schema/pg17/deparse.txt:370:25"},
+	{ 102, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:372:23"},
+	{ 102, 3, false, false, 0, CONTRACT_KINDS(181), false, -1, "", "schema/pg17/deparse.txt:374:23"},
+	{ 103, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:376:27"},
+	{ 103, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:378:27"},
+	{ 103, 1, false, false, 0, CONTRACT_KINDS(184), false, -1, "", "schema/pg17/deparse.txt:380:27"},
+	{ 104, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:382:31"},
+	{ 104, 4, false, false, 0, CONTRACT_KINDS(186), false, -1, "", "schema/pg17/deparse.txt:384:31"},
+	{ 104, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:386:32"},
+	{ 104, 5, false, false, 0, CONTRACT_KINDS(188), false, -1, "", "schema/pg17/deparse.txt:388:32"},
+	{ 104, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:390:32"},
+	{ 104, 6, false, false, 0, CONTRACT_KINDS(190), false, -1, "", "schema/pg17/deparse.txt:392:32"},
+	{ 107, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:394:19"},
+	{ 114, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:396:21"},
+	{ 114, 1, false, false, 0, CONTRACT_KINDS(193), false, -1, "", "schema/pg17/deparse.txt:398:21"},
+	{ 117, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:400:17"},
+	{ 117, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:402:17"},
+	{ 117, 0, false, false, 0, CONTRACT_KINDS(196), false, -1, "", "schema/pg17/deparse.txt:404:17"},
+	{ 118, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:406:25"},
+	{ 118, 0, false, false, 0, CONTRACT_KINDS(198), false, -1, "", "schema/pg17/deparse.txt:408:25"},
+	{ 118, 1, false, false, 0, CONTRACT_KINDS(199), false, -1, "", "schema/pg17/deparse.txt:410:26"},
+	{ 119, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:412:30"},
+	{ 119, 2, false, false, 0, CONTRACT_KINDS(201), false, -1, "", "schema/pg17/deparse.txt:414:30"},
+	{ 119, 3, false, false, 0, CONTRACT_KINDS(202), false, -1, "", "schema/pg17/deparse.txt:416:31"},
+	{ 120, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:418:33"},
+	{ 120, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:420:33"},
+	{ 120, 0, false, false, 0, CONTRACT_KINDS(205), false, -1, "", "schema/pg17/deparse.txt:422:33"},
+	{ 120, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:424:35"},
+	{ 121, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:426:31"},
+	{ 121, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:428:31"},
+	{ 121, 0, false, false, 0, CONTRACT_KINDS(209), false, -1, "", "schema/pg17/deparse.txt:430:31"},
+	{ 121, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:432:34"},
+	{ 121, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:434:33"},
+	{ 121, 2, false, false, 0, CONTRACT_KINDS(212), false, -1, "", "schema/pg17/deparse.txt:436:33"},
+	{ 121, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:438:35"},
+	{ 121, 3, false, false, 0, CONTRACT_KINDS(214), false, -1, "", "schema/pg17/deparse.txt:440:35"},
+	{ 121, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:442:34"},
+	{ 122, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:444:25"},
+	{ 122, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:446:31"},
+	{ 122, 1, false, false, 0, CONTRACT_KINDS(218), false, -1, "", "schema/pg17/deparse.txt:448:31"},
+	{ 122, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:450:26"},
+	{ 122, 3, false, false, 0, CONTRACT_KINDS(220), false, -1, "", "schema/pg17/deparse.txt:452:26"},
+	{ 123, 3, false, false, 0, CONTRACT_KINDS(221), false, -1, "", "schema/pg17/deparse.txt:454:27"},
+	{ 123, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:456:29"},
+	{ 123, 4, false, false, 0, CONTRACT_KINDS(223), false, -1, "", "schema/pg17/deparse.txt:458:29"},
+	{ 123, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:460:24"},
+	{ 123, 5, false, false, 0, CONTRACT_KINDS(225), false, -1, "", "schema/pg17/deparse.txt:462:24"},
+	{ 124, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:464:24"},
+	{ 125, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:466:22"},
+	{ 125, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:468:22"},
+	{ 126, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:470:18"},
+	{ 126, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:472:19"},
+	{ 127, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:474:27"},
+	{ 127, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:476:23"},
+	{ 127, 3, false, false, 0, CONTRACT_KINDS(233), false, -1, "", "schema/pg17/deparse.txt:478:23"},
+	{ 127, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:480:22"},
+	{ 127, 4, false, false, 0, CONTRACT_KINDS(235), false, -1, "", "schema/pg17/deparse.txt:482:22"},
+	{ 128, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:484:26"},
+	{ 128, 0, false, false, 0, CONTRACT_KINDS(237), false, -1, "", "schema/pg17/deparse.txt:486:26"},
+	{ 129, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:488:24"},
+	{ 129, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:490:20"},
+	{ 129, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:492:19"},
+	{ 129, 2, false, false, 0, CONTRACT_KINDS(241), false, -1, "", "schema/pg17/deparse.txt:494:19"},
+	{ 129, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:496:19"},
+	{ 129, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:498:19"},
+	{ 129, 3, false, false, 0, CONTRACT_KINDS(244), false, -1, "", "schema/pg17/deparse.txt:500:19"},
+	{ 130, 7, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:502:25"},
+	{ 130, 7, false, false, 0, CONTRACT_KINDS(246), false, -1, "", "schema/pg17/deparse.txt:504:25"},
+	{ 131, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:506:18"},
+	{ 131, 0, false, false, 0, CONTRACT_KINDS(248), false, -1, "", "schema/pg17/deparse.txt:508:18"},
+	{ 131, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:510:20"},
+	{ 132, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:512:20"},
+	{ 133, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:514:21"},
+	{ 133, 0, false, false, 0, CONTRACT_KINDS(252), false, -1, "", "schema/pg17/deparse.txt:516:21"},
+	{ 134, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:518:24"},
+	{ 135, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:520:29"},
+	{ 135, 0, false, false, 0, CONTRACT_KINDS(255), false, -1, "", "schema/pg17/deparse.txt:522:29"},
+	{ 136, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:524:28"},
+	{ 136, 0, false, false, 0, CONTRACT_KINDS(257), false, -1, "", "schema/pg17/deparse.txt:526:28"},
+	{ 138, 1, false, false, 0, CONTRACT_KINDS(258), false, -1, "", "schema/pg17/deparse.txt:528:31"},
+	{ 138, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:530:30"},
+	{ 138, 2, false, false, 0, CONTRACT_KINDS(260), false, -1, "", "schema/pg17/deparse.txt:532:30"},
+	{ 139, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:534:27"},
+	{ 139, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:536:19"},
+	{ 140, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:538:26"},
+	{ 140, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:540:18"},
+	{ 142, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:542:21"},
+	{ 142, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:544:17"},
+	{ 142, 1, false, false, 0, CONTRACT_KINDS(267), false, -1, "", "schema/pg17/deparse.txt:546:17"},
+	{ 142, 2, false, false, 0, CONTRACT_KINDS(268), false, -1, "", "schema/pg17/deparse.txt:548:24"},
+	{ 142, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:550:27"},
+	{ 142, 4, false, false, 0, CONTRACT_KINDS(270), false, -1, "", "schema/pg17/deparse.txt:552:27"},
+	{ 143, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:554:21"},
+	{ 143, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:556:25"},
+	{ 143, 1, false, false, 0, CONTRACT_KINDS(273), false, -1, "", "schema/pg17/deparse.txt:558:25"},
+	{ 143, 2, false, false, 0, CONTRACT_KINDS(274), false, -1, "", "schema/pg17/deparse.txt:560:25"},
+	{ 143, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:562:27"},
+	{ 143, 3, false, false, 0, CONTRACT_KINDS(276), false, -1, "", "schema/pg17/deparse.txt:564:27"},
+	{ 144, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:566:21"},
+	{ 144, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:568:24"},
+	{ 144, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:570:24"},
+	{ 144, 1, false, false, 0, CONTRACT_KINDS(280), false, -1, "", "schema/pg17/deparse.txt:572:24"},
+	{ 144, 2, false, false, 0, CONTRACT_KINDS(281), false, -1, "", "schema/pg17/deparse.txt:574:25"},
+	{ 144, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:576:24"},
+	{ 144, 3, false, false, 0, CONTRACT_KINDS(283), false, -1, "", "schema/pg17/deparse.txt:578:24"},
+	{ 144, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:580:27"},
+	{ 144, 4, false, false, 0, CONTRACT_KINDS(285), false, -1, "", "schema/pg17/deparse.txt:582:27"},
+	{ 145, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:584:20"},
+	{ 145, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:586:27"},
+	{ 145, 1, false, false, 0, CONTRACT_KINDS(288), false, -1, "", "schema/pg17/deparse.txt:588:27"},
+	{ 145, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:590:26"},
+	{ 145, 2, false, false, 0, CONTRACT_KINDS(290), false, -1, "", "schema/pg17/deparse.txt:592:26"},
+	{ 145, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:594:30"},
+	{ 145, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:596:30"},
+	{ 145, 3, false, false, 0, CONTRACT_KINDS(293), false, -1, "", "schema/pg17/deparse.txt:598:30"},
+	{ 145, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:600:26"},
+	{ 145, 4, false, false, 0, CONTRACT_KINDS(295), false, -1, "", "schema/pg17/deparse.txt:602:26"},
+	{ 146, 0, false, false, 0, CONTRACT_KINDS(296), false, -1, "", "schema/pg17/deparse.txt:604:28"},
+	{ 146, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:606:24"},
+	{ 146, 2, false, false, 0, CONTRACT_KINDS(298), false, -1, "", "schema/pg17/deparse.txt:608:24"},
+	{ 146, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:610:24"},
+	{ 146, 3, false, false, 0, CONTRACT_KINDS(300), false, -1, "", "schema/pg17/deparse.txt:612:24"},
+	{ 146, 4, false, false, 0, CONTRACT_KINDS(301), false, -1, "", "schema/pg17/deparse.txt:614:25"},
+	{ 146, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:616:25"},
+	{ 146, 5, false, false, 0, CONTRACT_KINDS(303), false, -1, "", "schema/pg17/deparse.txt:618:25"},
+	{ 146, 7, false, false, 0, CONTRACT_KINDS(304), false, -1, "", "schema/pg17/deparse.txt:620:26"},
+	{ 146, 8, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:622:26"},
+	{ 146, 8, false, false, 0, CONTRACT_KINDS(306), false, -1, "", "schema/pg17/deparse.txt:624:26"},
+	{ 146, 9, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:626:25"},
+	{ 146, 9, false, false, 0, CONTRACT_KINDS(308), false, -1, "", "schema/pg17/deparse.txt:628:25"},
+	{ 146, 10, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:630:24"},
+	{ 146, 10, false, false, 0, CONTRACT_KINDS(310), false, -1, "", "schema/pg17/deparse.txt:632:24"},
+	{ 146, 11, false, false, 0, CONTRACT_KINDS(311), false, -1, "", "schema/pg17/deparse.txt:634:25"},
+	{ 146, 12, false, false, 0, CONTRACT_KINDS(312), false, -1, "", "schema/pg17/deparse.txt:636:24"},
+	{ 146, 14, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:638:27"},
+	{ 146, 14, false, false, 0, CONTRACT_KINDS(314), false, -1, "", "schema/pg17/deparse.txt:640:27"},
+	{ 148, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:642:22"},
+	{ 148, 0, false, false, 0, CONTRACT_KINDS(316), false, -1, "", "schema/pg17/deparse.txt:644:22"},
+	{ 150, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:646:30"},
+	{ 150, 2, false, false, 0, CONTRACT_KINDS(318), false, -1, "", "schema/pg17/deparse.txt:648:30"},
+	{ 151, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:650:25"},
+	{ 151, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:652:21"},
+	{ 151, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:654:21"},
+	{ 151, 1, false, false, 0, CONTRACT_KINDS(322), false, -1, "", "schema/pg17/deparse.txt:656:21"},
+	{ 152, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:658:35"},
+	{ 153, 4, false, false, 0, CONTRACT_KINDS(324), false, -1, "", "schema/pg17/deparse.txt:660:19"},
+	{ 154, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:662:29"},
+	{ 154, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:664:29"},
+	{ 154, 0, false, false, 0, CONTRACT_KINDS(327), false, -1, "", "schema/pg17/deparse.txt:666:29"},
+	{ 155, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:668:25"},
+	{ 155, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:670:27"},
+	{ 155, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:672:27"},
+	{ 155, 1, false, false, 0, CONTRACT_KINDS(331), false, -1, "", "schema/pg17/deparse.txt:674:27"},
+	{ 155, 3, false, false, 0, CONTRACT_KINDS(332), false, -1, "", "schema/pg17/deparse.txt:676:21"},
+	{ 156, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:678:19"},
+	{ 156, 3, false, false, 0, CONTRACT_KINDS(334), false, -1, "", "schema/pg17/deparse.txt:680:19"},
+	{ 156, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:682:22"},
+	{ 156, 4, false, false, 0, CONTRACT_KINDS(336), false, -1, "", "schema/pg17/deparse.txt:684:22"},
+	{ 156, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:686:20"},
+	{ 156, 5, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:688:20"},
+	{ 156, 5, false, false, 0, CONTRACT_KINDS(339), false, -1, "", "schema/pg17/deparse.txt:690:20"},
+	{ 157, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:692:24"},
+	{ 157, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:694:24"},
+	{ 157, 0, false, false, 0, CONTRACT_KINDS(342), false, -1, "", "schema/pg17/deparse.txt:696:24"},
+	{ 157, 1, false, false, 0, CONTRACT_KINDS(343), false, -1, "", "schema/pg17/deparse.txt:698:24"},
+	{ 157, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:700:28"},
+	{ 157, 2, false, false, 0, CONTRACT_KINDS(345), false, -1, "", "schema/pg17/deparse.txt:702:28"},
+	{ 158, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:704:17"},
+	{ 158, 1, false, false, 0, CONTRACT_KINDS(347), false, -1, "", "schema/pg17/deparse.txt:706:17"},
+	{ 159, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:708:29"},
+	{ 159, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:710:29"},
+	{ 159, 0, false, false, 0, CONTRACT_KINDS(350), false, -1, "", "schema/pg17/deparse.txt:712:29"},
+	{ 159, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:714:29"},
+	{ 159, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:716:29"},
+	{ 159, 1, false, false, 0, CONTRACT_KINDS(353), false, -1, "", "schema/pg17/deparse.txt:718:29"},
+	{ 159, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:720:19"},
+	{ 159, 3, false, false, 0, CONTRACT_KINDS(355), false, -1, "", "schema/pg17/deparse.txt:722:19"},
+	{ 160, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:724:36"},
+	{ 160, 0, false, false, 0, CONTRACT_KINDS(357), false, -1, "", "schema/pg17/deparse.txt:726:36"},
+	{ 160, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:728:35"},
+	{ 161, 1, false, false, 0, CONTRACT_KINDS(359), false, -1, "", "schema/pg17/deparse.txt:730:16"},
+	{ 161, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:732:18"},
+	{ 161, 2, false, false, 0, CONTRACT_KINDS(361), false, -1, "", "schema/pg17/deparse.txt:734:18"},
+	{ 161, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:736:18"},
+	{ 161, 6, false, false, 0, CONTRACT_KINDS(363), false, -1, "", "schema/pg17/deparse.txt:738:18"},
+	{ 161, 7, false, false, 0, CONTRACT_KINDS(364), false, -1, "", "schema/pg17/deparse.txt:740:23"},
+	{ 162, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:742:22"},
+	{ 162, 2, false, false, 0, CONTRACT_KINDS(366), false, -1, "", "schema/pg17/deparse.txt:744:22"},
+	{ 162, 2, false, false, 0, CONTRACT_KINDS(367), false, -1, "", "schema/pg17/deparse.txt:746:22"},
+	{ 163, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:748:23"},
+	{ 164, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:750:21"},
+	{ 164, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:752:23"},
+	{ 164, 1, false, false, 0, CONTRACT_KINDS(371), false, -1, "", "schema/pg17/deparse.txt:754:23"},
+	{ 164, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:756:26"},
+	{ 164, 2, false, false, 0, CONTRACT_KINDS(373), false, -1, "", "schema/pg17/deparse.txt:758:26"},
+	{ 164, 7, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:760:20"},
+	{ 164, 7, false, false, 0, CONTRACT_KINDS(375), false, -1, "", "schema/pg17/deparse.txt:762:20"},
+	{ 165, 7, false, false, 0, CONTRACT_KINDS(376), false, -1, "", "schema/pg17/deparse.txt:764:21"},
+	{ 165, 12, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:766:17"},
+	{ 165, 12, false, false, 0, CONTRACT_KINDS(378), false, -1, "", "schema/pg17/deparse.txt:768:17"},
+	{ 165, 14, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:770:23"},
+	{ 165, 14, false, false, 0, CONTRACT_KINDS(380), false, -1, "", "schema/pg17/deparse.txt:772:23"},
+	{ 165, 15, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:774:20"},
+	{ 165, 15, false, false, 0, CONTRACT_KINDS(382), false, -1, "", "schema/pg17/deparse.txt:776:20"},
+	{ 165, 22, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:778:21"},
+	{ 165, 22, false, false, 0, CONTRACT_KINDS(384), false, -1, "", "schema/pg17/deparse.txt:780:21"},
+	{ 165, 23, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:782:21"},
+	{ 165, 23, false, false, 0, CONTRACT_KINDS(386), false, -1, "", "schema/pg17/deparse.txt:784:21"},
+	{ 166, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:786:37"},
+	{ 166, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:788:30"},
+	{ 166, 3, false, false, 0, CONTRACT_KINDS(389), false, -1, "", "schema/pg17/deparse.txt:790:30"},
+	{ 167, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:792:35"},
+	{ 168, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:794:43"},
+	{ 168, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:796:36"},
+	{ 168, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:798:36"},
+	{ 168, 1, false, false, 0, CONTRACT_KINDS(394), false, -1, "", "schema/pg17/deparse.txt:800:36"},
+	{ 169, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:802:43"},
+	{ 169, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:804:29"},
+	{ 169, 2, false, false, 0, CONTRACT_KINDS(397), false, -1, "", "schema/pg17/deparse.txt:806:29"},
+	{ 169, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:808:42"},
+	{ 170, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:810:29"},
+	{ 170, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:812:29"},
+	{ 170, 2, false, false, 0, CONTRACT_KINDS(401), false, -1, "", "schema/pg17/deparse.txt:814:29"},
+	{ 171, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:816:28"},
+	{ 171, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:818:28"},
+	{ 171, 1, false, false, 0, CONTRACT_KINDS(404), false, -1, "", "schema/pg17/deparse.txt:820:28"},
+	{ 172, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:822:36"},
+	{ 172, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:824:35"},
+	{ 172, 3, false, false, 0, CONTRACT_KINDS(407), false, -1, "", "schema/pg17/deparse.txt:826:35"},
+	{ 173, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:828:23"},
+	{ 173, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:830:28"},
+	{ 173, 1, false, false, 0, CONTRACT_KINDS(410), false, -1, "", "schema/pg17/deparse.txt:832:28"},
+	{ 173, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:834:23"},
+	{ 173, 2, false, false, 0, CONTRACT_KINDS(412), false, -1, "", "schema/pg17/deparse.txt:836:23"},
+	{ 174, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:838:22"},
+	{ 174, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:840:27"},
+	{ 174, 1, false, false, 0, CONTRACT_KINDS(415), false, -1, "", "schema/pg17/deparse.txt:842:27"},
+	{ 174, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:844:22"},
+	{ 174, 2, false, false, 0, CONTRACT_KINDS(417), false, -1, "", "schema/pg17/deparse.txt:846:22"},
+	{ 175, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:848:36"},
+	{ 175, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:850:33"},
+	{ 175, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:852:33"},
+	{ 175, 5, false, false, 0, CONTRACT_KINDS(421), false, -1, "", "schema/pg17/deparse.txt:854:33"},
+	{ 176, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:856:35"},
+	{ 176, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:858:32"},
+	{ 176, 2, false, false, 0, CONTRACT_KINDS(424), false, -1, "", "schema/pg17/deparse.txt:860:32"},
+	{ 177, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:862:34"},
+	{ 177, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:864:35"},
+	{ 177, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:866:32"},
+	{ 177, 2, false, false, 0, CONTRACT_KINDS(428), false, -1, "", "schema/pg17/deparse.txt:868:32"},
+	{ 178, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:870:28"},
+	{ 178, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:872:34"},
+	{ 178, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:874:31"},
+	{ 178, 3, false, false, 0, CONTRACT_KINDS(432), false, -1, "", "schema/pg17/deparse.txt:876:31"},
+	{ 179, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:878:27"},
+	{ 179, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:880:33"},
+	{ 179, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:882:30"},
+	{ 179, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:884:30"},
+	{ 179, 2, false, false, 0, CONTRACT_KINDS(437), false, -1, "", "schema/pg17/deparse.txt:886:30"},
+	{ 180, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:888:26"},
+	{ 180, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:890:32"},
+	{ 181, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:892:37"},
+	{ 181, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:894:39"},
+	{ 181, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:896:38"},
+	{ 181, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:898:36"},
+	{ 181, 4, false, false, 0, CONTRACT_KINDS(444), false, -1, "", "schema/pg17/deparse.txt:900:36"},
+	{ 181, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:902:33"},
+	{ 181, 5, false, false, 0, CONTRACT_KINDS(446), false, -1, "", "schema/pg17/deparse.txt:904:33"},
+	{ 182, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:906:30"},
+	{ 182, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:908:24"},
+	{ 182, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:910:27"},
+	{ 182, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:912:24"},
+	{ 182, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:914:24"},
+	{ 182, 4, false, false, 0, CONTRACT_KINDS(452), false, -1, "", "schema/pg17/deparse.txt:916:24"},
+	{ 182, 5, false, false, 0, CONTRACT_KINDS(453), false, -1, "", "schema/pg17/deparse.txt:918:23"},
+	{ 182, 6, false, false, 0, CONTRACT_KINDS(454), false, -1, "", "schema/pg17/deparse.txt:920:29"},
+	{ 183, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:922:29"},
+	{ 183, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:924:23"},
+	{ 183, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:926:23"},
+	{ 183, 2, false, false, 0, CONTRACT_KINDS(458), false, -1, "", "schema/pg17/deparse.txt:928:23"},
+	{ 183, 3, false, false, 0, CONTRACT_KINDS(459), false, -1, "", "schema/pg17/deparse.txt:930:22"},
+	{ 183, 4, false, false, 0, CONTRACT_KINDS(460), false, -1, "", "schema/pg17/deparse.txt:932:28"},
+	{ 184, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:934:21"},
+	{ 184, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:936:27"},
+	{ 184, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:938:27"},
+	{ 184, 1, false, false, 0, CONTRACT_KINDS(464), false, -1, "", "schema/pg17/deparse.txt:940:27"},
+	{ 184, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:942:21"},
+	{ 185, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:944:25"},
+	{ 185, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:946:25"},
+	{ 185, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:948:25"},
+	{ 185, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:950:25"},
+	{ 185, 4, false, false, 0, CONTRACT_KINDS(470), false, -1, "", "schema/pg17/deparse.txt:952:25"},
+	{ 185, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:954:21"},
+	{ 185, 5, false, false, 0, CONTRACT_KINDS(472), false, -1, "", "schema/pg17/deparse.txt:956:21"},
+	{ 185, 9, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:958:24"},
+	{ 185, 9, false, false, 0, CONTRACT_KINDS(474), false, -1, "", "schema/pg17/deparse.txt:960:24"},
+	{ 185, 10, false, false, 0, CONTRACT_KINDS(475), false, -1, "", "schema/pg17/deparse.txt:962:28"},
+	{ 185, 11, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:964:32"},
+	{ 185, 11, false, false, 0, CONTRACT_KINDS(477), false, -1, "", "schema/pg17/deparse.txt:966:32"},
+	{ 186, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:968:30"},
+	{ 186, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:970:31"},
+	{ 186, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:972:32"},
+	{ 186, 2, false, false, 0, CONTRACT_KINDS(481), false, -1, "", "schema/pg17/deparse.txt:974:32"},
+	{ 186, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:976:30"},
+	{ 186, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:978:30"},
+	{ 186, 3, false, false, 0, CONTRACT_KINDS(484), false, -1, "", "schema/pg17/deparse.txt:980:30"},
+	{ 187, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:982:29"},
+	{ 187, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:984:30"},
+	{ 188, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:986:24"},
+	{ 188, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:988:27"},
+	{ 188, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:990:27"},
+	{ 188, 2, false, false, 0, CONTRACT_KINDS(490), false, -1, "", "schema/pg17/deparse.txt:992:27"},
+	{ 188, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:994:26"},
+	{ 188, 3, false, false, 0, CONTRACT_KINDS(492), false, -1, "", "schema/pg17/deparse.txt:996:26"},
+	{ 188, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:998:29"},
+	{ 188, 4, false, false, 0, CONTRACT_KINDS(494), false, -1, "", "schema/pg17/deparse.txt:1000:29"},
+	{ 189, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1002:21"},
+	{ 189, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1004:24"},
+	{ 189, 2, false, false, 0, CONTRACT_KINDS(497), false, -1, "", "schema/pg17/deparse.txt:1006:24"},
+	{ 190, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1008:20"},
+	{ 190, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1010:23"},
+	{ 190, 1, false, false, 0, CONTRACT_KINDS(500), false, -1, "", "schema/pg17/deparse.txt:1012:23"},
+	{ 191, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1014:26"},
+	{ 192, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1016:20"},
+	{ 192, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1018:20"},
+	{ 192, 0, false, false, 0, CONTRACT_KINDS(504), false, -1, "", "schema/pg17/deparse.txt:1020:20"},
+	{ 193, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1022:24"},
+	{ 193, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1024:23"},
+	{ 193, 1, false, false, 0, CONTRACT_KINDS(507), false, -1, "", "schema/pg17/deparse.txt:1026:23"},
+	{ 194, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1028:23"},
+	{ 194, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1030:22"},
+	{ 194, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1032:22"},
+	{ 194, 1, false, false, 0, CONTRACT_KINDS(511), false, -1, "", "schema/pg17/deparse.txt:1034:22"},
+	{ 195, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1036:21"},
+	{ 195, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1038:21"},
+	{ 195, 2, false, false, 0, CONTRACT_KINDS(514), false, -1, "", "schema/pg17/deparse.txt:1040:21"},
+	{ 195, 3, false, false, 2, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1042:17"},
+	{ 195, 3, false, false, 0, CONTRACT_KINDS(516), false, -1, "", "schema/pg17/deparse.txt:1044:17"},
+	{ 195, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1046:23"},
+	{ 195, 4, false, false, 0, CONTRACT_KINDS(518), false, -1, "", "schema/pg17/deparse.txt:1048:23"},
+	{ 196, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1050:29"},
+	{ 196, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1052:29"},
+	{ 196, 0, false, false, 0, CONTRACT_KINDS(521), false, -1, "", "schema/pg17/deparse.txt:1054:29"},
+	{ 196, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1056:28"},
+	{ 196, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1058:30"},
+	{ 196, 3, false, false, 0, CONTRACT_KINDS(524), false, -1, "", "schema/pg17/deparse.txt:1060:30"},
+	{ 197, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1062:31"},
+	{ 197, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1064:31"},
+	{ 197, 0, false, false, 0, CONTRACT_KINDS(527), false, -1, "", "schema/pg17/deparse.txt:1066:31"},
+	{ 197, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1068:32"},
+	{ 197, 1, false, false, 0, CONTRACT_KINDS(529), false, -1, "", "schema/pg17/deparse.txt:1070:32"},
+	{ 197, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1072:26"},
+	{ 197, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1074:28"},
+	{ 197, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1076:25"},
+	{ 197, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1078:25"},
+	{ 197, 4, false, false, 0, CONTRACT_KINDS(534), false, -1, "", "schema/pg17/deparse.txt:1080:25"},
+	{ 198, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1082:32"},
+	{ 198, 3, false, false, 0, CONTRACT_KINDS(536), false, -1, "", "schema/pg17/deparse.txt:1084:32"},
+	{ 198, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1086:30"},
+	{ 198, 4, false, false, 0, CONTRACT_KINDS(538), false, -1, "", "schema/pg17/deparse.txt:1088:30"},
+	{ 199, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1090:33"},
+	{ 199, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1092:33"},
+	{ 199, 0, false, false, 0, CONTRACT_KINDS(541), false, -1, "", "schema/pg17/deparse.txt:1094:33"},
+	{ 199, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1096:27"},
+	{ 200, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1098:32"},
+	{ 200, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1100:32"},
+	{ 200, 0, false, false, 0, CONTRACT_KINDS(545), false, -1, "", "schema/pg17/deparse.txt:1102:32"},
+	{ 200, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1104:26"},
+	{ 200, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1106:25"},
+	{ 200, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1108:25"},
+	{ 200, 3, false, false, 0, CONTRACT_KINDS(549), false, -1, "", "schema/pg17/deparse.txt:1110:25"},
+	{ 201, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1112:18"},
+	{ 201, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1114:18"},
+	{ 201, 0, false, false, 0, CONTRACT_KINDS(552), false, -1, "", "schema/pg17/deparse.txt:1116:18"},
+	{ 202, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1118:24"},
+	{ 202, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1120:24"},
+	{ 202, 0, false, false, 0, CONTRACT_KINDS(555), false, -1, "", "schema/pg17/deparse.txt:1122:24"},
+	{ 203, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1124:20"},
+	{ 203, 1, false, false, 0, CONTRACT_KINDS(557), false, -1, "", "schema/pg17/deparse.txt:1126:20"},
+	{ 204, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1128:21"},
+	{ 204, 1, false, false, 0, CONTRACT_KINDS(559), false, -1, "", "schema/pg17/deparse.txt:1130:21"},
+	{ 205, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1132:30"},
+	{ 205, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1134:25"},
+	{ 205, 2, false, false, 0, CONTRACT_KINDS(562), false, -1, "", "schema/pg17/deparse.txt:1136:25"},
+	{ 207, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1138:22"},
+	{ 208, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1140:20"},
+	{ 208, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1142:25"},
+	{ 208, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1144:24"},
+	{ 208, 4, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1146:24"},
+	{ 208, 4, false, false, 0, CONTRACT_KINDS(568), false, -1, "", "schema/pg17/deparse.txt:1148:24"},
+	{ 208, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1150:34"},
+	{ 208, 5, false, false, 0, CONTRACT_KINDS(570), false, -1, "", "schema/pg17/deparse.txt:1152:34"},
+	{ 208, 6, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1154:19"},
+	{ 208, 6, false, false, 0, CONTRACT_KINDS(572), false, -1, "", "schema/pg17/deparse.txt:1156:19"},
+	{ 208, 7, false, false, 0, CONTRACT_KINDS(573), false, -1, "", "schema/pg17/deparse.txt:1158:24"},
+	{ 209, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1160:26"},
+	{ 209, 0, false, false, 0, CONTRACT_KINDS(575), false, -1, "", "schema/pg17/deparse.txt:1162:26"},
+	{ 209, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1164:28"},
+	{ 209, 1, false, false, 0, CONTRACT_KINDS(577), false, -1, "", "schema/pg17/deparse.txt:1166:28"},
+	{ 209, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1168:23"},
+	{ 209, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1170:23"},
+	{ 209, 2, false, false, 0, CONTRACT_KINDS(580), false, -1, "", "schema/pg17/deparse.txt:1172:23"},
+	{ 209, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1174:27"},
+	{ 209, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1176:27"},
+	{ 209, 3, false, false, 0, CONTRACT_KINDS(583), false, -1, "", "schema/pg17/deparse.txt:1178:27"},
+	{ 210, 1, false, false, 0, CONTRACT_KINDS(584), false, -1, "", "schema/pg17/deparse.txt:1180:16"},
+	{ 211, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1182:25"},
+	{ 211, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1184:25"},
+	{ 211, 0, false, false, 0, CONTRACT_KINDS(587), false, -1, "", "schema/pg17/deparse.txt:1186:25"},
+	{ 211, 1, false, false, 0, CONTRACT_KINDS(588), false, -1, "", "schema/pg17/deparse.txt:1188:30"},
+	{ 212, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1190:29"},
+	{ 212, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1192:29"},
+	{ 212, 2, false, false, 0, CONTRACT_KINDS(591), false, -1, "", "schema/pg17/deparse.txt:1194:29"},
+	{ 212, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1196:31"},
+	{ 212, 3, false, false, 0, CONTRACT_KINDS(593), false, -1, "", "schema/pg17/deparse.txt:1198:31"},
+	{ 212, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1200:28"},
+	{ 212, 5, false, false, 0, CONTRACT_KINDS(595), false, -1, "", "schema/pg17/deparse.txt:1202:28"},
+	{ 212, 6, false, false, 0, CONTRACT_KINDS(596), false, -1, "", "schema/pg17/deparse.txt:1204:29"},
+	{ 213, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1206:28"},
+	{ 213, 3, false, false, 0, CONTRACT_KINDS(598), false, -1, "", "schema/pg17/deparse.txt:1208:27"},
+	{ 214, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1210:24"},
+	{ 214, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1212:27"},
+	{ 214, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1214:27"},
+	{ 214, 2, false, false, 0, CONTRACT_KINDS(602), false, -1, "", "schema/pg17/deparse.txt:1216:27"},
+	{ 215, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1218:13"},
+	{ 215, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1220:13"},
+	{ 215, 0, false, false, 0, CONTRACT_KINDS(605), false, -1, "", "schema/pg17/deparse.txt:1222:13"},
+	{ 217, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1224:19"},
+	{ 219, 3, false, false, 0, CONTRACT_KINDS(607), false, -1, "", "schema/pg17/deparse.txt:1226:19"},
+	{ 219, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1228:20"},
+	{ 220, 2, false, false, 0, CONTRACT_KINDS(609), false, -1, "", "schema/pg17/deparse.txt:1230:31"},
+	{ 220, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1232:32"},
+	{ 221, 2, false, false, 0, CONTRACT_KINDS(611), false, -1, "", "schema/pg17/deparse.txt:1234:30"},
+	{ 221, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1236:33"},
+	{ 222, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1238:23"},
+	{ 222, 2, false, false, 0, CONTRACT_KINDS(614), false, -1, "", "schema/pg17/deparse.txt:1240:23"},
+	{ 222, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1242:25"},
+	{ 223, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1244:28"},
+	{ 223, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1246:27"},
+	{ 223, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1248:27"},
+	{ 223, 1, false, false, 0, CONTRACT_KINDS(619), false, -1, "", "schema/pg17/deparse.txt:1250:27"},
+	{ 224, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1252:25"},
+	{ 224, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1254:25"},
+	{ 224, 0, false, false, 0, CONTRACT_KINDS(622), false, -1, "", "schema/pg17/deparse.txt:1256:25"},
+	{ 224, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1258:23"},
+	{ 224, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1260:23"},
+	{ 224, 1, false, false, 0, CONTRACT_KINDS(625), false, -1, "", "schema/pg17/deparse.txt:1262:23"},
+	{ 225, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1264:19"},
+	{ 225, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1266:19"},
+	{ 225, 2, false, false, 0, CONTRACT_KINDS(628), false, -1, "", "schema/pg17/deparse.txt:1268:23"},
+	{ 225, 5, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1270:18"},
+	{ 225, 5, false, false, 0, CONTRACT_KINDS(630), false, -1, "", "schema/pg17/deparse.txt:1272:18"},
+	{ 226, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1274:26"},
+	{ 227, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1276:26"},
+	{ 229, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1278:25"},
+	{ 229, 1, false, false, 0, CONTRACT_KINDS(634), false, -1, "", "schema/pg17/deparse.txt:1280:25"},
+	{ 230, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1282:27"},
+	{ 230, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1284:30"},
+	{ 230, 1, false, false, 0, CONTRACT_KINDS(637), false, -1, "", "schema/pg17/deparse.txt:1286:30"},
+	{ 231, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1288:26"},
+	{ 231, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1290:26"},
+	{ 231, 0, false, false, 0, CONTRACT_KINDS(640), false, -1, "", "schema/pg17/deparse.txt:1292:26"},
+	{ 231, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1294:21"},
+	{ 231, 1, false, false, 0, CONTRACT_KINDS(642), false, -1, "", "schema/pg17/deparse.txt:1296:21"},
+	{ 232, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1298:27"},
+	{ 232, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1300:27"},
+	{ 232, 0, false, false, 0, CONTRACT_KINDS(645), false, -1, "", "schema/pg17/deparse.txt:1302:27"},
+	{ 232, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1304:24"},
+	{ 232, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1306:24"},
+	{ 232, 1, false, false, 0, CONTRACT_KINDS(648), false, -1, "", "schema/pg17/deparse.txt:1308:24"},
+	{ 233, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1310:25"},
+	{ 233, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1312:25"},
+	{ 233, 0, false, false, 0, CONTRACT_KINDS(651), false, -1, "", "schema/pg17/deparse.txt:1314:25"},
+	{ 233, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1316:23"},
+	{ 234, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1318:15"},
+	{ 234, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1320:18"},
+	{ 234, 1, false, false, 0, CONTRACT_KINDS(655), false, -1, "", "schema/pg17/deparse.txt:1322:18"},
+	{ 234, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1324:16"},
+	{ 234, 2, false, false, 0, CONTRACT_KINDS(657), false, -1, "", "schema/pg17/deparse.txt:1326:16"},
+	{ 234, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1328:18"},
+	{ 234, 4, false, false, 0, CONTRACT_KINDS(659), false, -1, "", "schema/pg17/deparse.txt:1330:18"},
+	{ 235, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1332:19"},
+	{ 236, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1334:21"},
+	{ 236, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1336:22"},
+	{ 236, 1, false, false, 0, CONTRACT_KINDS(663), false, -1, "", "schema/pg17/deparse.txt:1338:22"},
+	{ 237, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1340:26"},
+	{ 237, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1342:27"},
+	{ 237, 1, false, false, 0, CONTRACT_KINDS(666), false, -1, "", "schema/pg17/deparse.txt:1344:27"},
+	{ 239, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1346:29"},
+	{ 239, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1348:30"},
+	{ 240, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1350:19"},
+	{ 240, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1352:20"},
+	{ 240, 2, false, false, 0, CONTRACT_KINDS(671), false, -1, "", "schema/pg17/deparse.txt:1354:20"},
+	{ 241, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1356:25"},
+	{ 242, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1358:20"},
+	{ 242, 2, false, false, 0, CONTRACT_KINDS(674), false, -1, "", "schema/pg17/deparse.txt:1360:20"},
+	{ 243, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1362:20"},
+	{ 243, 0, false, false, 0, CONTRACT_KINDS(676), false, -1, "", "schema/pg17/deparse.txt:1364:20"},
+	{ 243, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1366:17"},
+	{ 243, 1, false, false, 0, CONTRACT_KINDS(678), false, -1, "", "schema/pg17/deparse.txt:1368:17"},
+	{ 244, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1370:25"},
+	{ 244, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1372:24"},
+	{ 244, 2, false, false, 0, CONTRACT_KINDS(681), false, -1, "", "schema/pg17/deparse.txt:1374:24"},
+	{ 245, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1376:19"},
+	{ 245, 0, false, false, 0, CONTRACT_KINDS(683), false, -1, "", "schema/pg17/deparse.txt:1378:19"},
+	{ 245, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1380:21"},
+	{ 245, 1, false, false, 0, CONTRACT_KINDS(685), false, -1, "", "schema/pg17/deparse.txt:1382:21"},
+	{ 246, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1384:25"},
+	{ 246, 0, false, false, 0, CONTRACT_KINDS(687), false, -1, "", "schema/pg17/deparse.txt:1386:25"},
+	{ 246, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1388:24"},
+	{ 247, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1390:29"},
+	{ 250, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1392:20"},
+	{ 250, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1394:20"},
+	{ 250, 0, false, false, 0, CONTRACT_KINDS(692), false, -1, "", "schema/pg17/deparse.txt:1396:20"},
+	{ 251, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1398:32"},
+	{ 251, 0, false, false, 0, CONTRACT_KINDS(694), false, -1, "", "schema/pg17/deparse.txt:1400:32"},
+	{ 252, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1402:20"},
+	{ 252, 3, false, false, 0, CONTRACT_KINDS(696), false, -1, "", "schema/pg17/deparse.txt:1404:20"},
+	{ 253, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1406:38"},
+	{ 253, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1408:38"},
+	{ 253, 0, false, false, 0, CONTRACT_KINDS(699), false, -1, "", "schema/pg17/deparse.txt:1410:38"},
+	{ 253, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1412:40"},
+	{ 253, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1414:39"},
+	{ 253, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1416:32"},
+	{ 253, 3, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1418:32"},
+	{ 253, 3, false, false, 0, CONTRACT_KINDS(704), false, -1, "", "schema/pg17/deparse.txt:1420:32"},
+	{ 254, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1422:27"},
+	{ 254, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1424:27"},
+	{ 255, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1426:31"},
+	{ 255, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1428:26"},
+	{ 256, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1430:18"},
+	{ 256, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1432:22"},
+	{ 256, 1, false, false, 0, CONTRACT_KINDS(711), false, -1, "", "schema/pg17/deparse.txt:1434:22"},
+	{ 256, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1436:19"},
+	{ 256, 2, false, false, 0, CONTRACT_KINDS(713), false, -1, "", "schema/pg17/deparse.txt:1438:19"},
+	{ 257, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1440:18"},
+	{ 257, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1442:20"},
+	{ 257, 1, false, false, 0, CONTRACT_KINDS(716), false, -1, "", "schema/pg17/deparse.txt:1444:20"},
+	{ 259, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1446:21"},
+	{ 259, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1448:21"},
+	{ 259, 0, false, false, 0, CONTRACT_KINDS(719), false, -1, "", "schema/pg17/deparse.txt:1450:21"},
+	{ 260, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1452:25"},
+	{ 260, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1454:25"},
+	{ 260, 0, false, false, 0, CONTRACT_KINDS(722), false, -1, "", "schema/pg17/deparse.txt:1456:25"},
+	{ 260, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1458:27"},
+	{ 261, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1460:32"},
+	{ 261, 0, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1462:32"},
+	{ 261, 0, false, false, 0, CONTRACT_KINDS(726), false, -1, "", "schema/pg17/deparse.txt:1464:32"},
+	{ 261, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1466:31"},
+	{ 261, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1468:31"},
+	{ 261, 1, false, false, 0, CONTRACT_KINDS(729), false, -1, "", "schema/pg17/deparse.txt:1470:31"},
+	{ 262, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1472:34"},
+	{ 262, 1, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1474:34"},
+	{ 262, 1, false, false, 0, CONTRACT_KINDS(732), false, -1, "", "schema/pg17/deparse.txt:1476:34"},
+	{ 262, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1478:36"},
+	{ 262, 2, false, false, 0, CONTRACT_KINDS(734), false, -1, "", "schema/pg17/deparse.txt:1480:36"},
+	{ 262, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1482:32"},
+	{ 262, 3, false, false, 0, CONTRACT_KINDS(736), false, -1, "", "schema/pg17/deparse.txt:1484:32"},
+	{ 263, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1486:27"},
+	{ 263, 1, false, false, 0, CONTRACT_KINDS(738), false, -1, "", "schema/pg17/deparse.txt:1488:31"},
+	{ 263, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1490:26"},
+	{ 263, 2, false, false, 0, CONTRACT_KINDS(740), false, -1, "", "schema/pg17/deparse.txt:1492:26"},
+	{ 265, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1494:31"},
+	{ 265, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1496:31"},
+	{ 265, 1, false, false, 0, CONTRACT_KINDS(743), false, -1, "", "schema/pg17/deparse.txt:1498:31"},
+	{ 265, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1500:34"},
+	{ 265, 2, false, false, 0, CONTRACT_KINDS(745), false, -1, "", "schema/pg17/deparse.txt:1502:34"},
+	{ 266, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1504:30"},
+	{ 266, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1506:30"},
+	{ 266, 1, false, false, 0, CONTRACT_KINDS(748), false, -1, "", "schema/pg17/deparse.txt:1508:30"},
+	{ 266, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1510:33"},
+	{ 266, 2, false, false, 0, CONTRACT_KINDS(750), false, -1, "", "schema/pg17/deparse.txt:1512:33"},
+	{ 267, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1514:32"},
+	{ 267, 2, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1516:36"},
+	{ 267, 2, false, true, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1518:36"},
+	{ 267, 2, false, false, 0, CONTRACT_KINDS(754), false, -1, "", "schema/pg17/deparse.txt:1520:36"},
+	{ 267, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1522:32"},
+	{ 267, 3, false, false, 0, CONTRACT_KINDS(756), false, -1, "", "schema/pg17/deparse.txt:1524:32"},
+	{ 268, 1, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1526:31"},
+	{ 268, 3, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1528:35"},
+	{ 268, 3, false, false, 0, CONTRACT_KINDS(759), false, -1, "", "schema/pg17/deparse.txt:1530:35"},
+	{ 268, 4, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1532:31"},
+	{ 268, 4, false, false, 0, CONTRACT_KINDS(761), false, -1, "", "schema/pg17/deparse.txt:1534:31"},
+	{ 269, 0, true, false, 0, NULL, 0, false, -1, "", "schema/pg17/deparse.txt:1536:30"},
 	{0}
 };
 
@@ -1742,228 +1755,228 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 	{ 39, 3 }, /* CoalesceExpr */
 	{ 42, 3 }, /* MinMaxExpr */
 	{ 45, 0 }, /* SQLValueFunction */
-	{ 45, 4 }, /* XmlExpr */
-	{ 49, 0 }, /* JsonFormat */
-	{ 49, 1 }, /* JsonReturning */
-	{ 50, 3 }, /* JsonValueExpr */
-	{ 53, 0 }, /* JsonConstructorExpr */
-	{ 53, 3 }, /* JsonIsPredicate */
-	{ 56, 1 }, /* JsonBehavior */
-	{ 57, 0 }, /* JsonExpr */
-	{ 57, 0 }, /* JsonTablePath */
-	{ 57, 0 }, /* JsonTablePathScan */
-	{ 57, 0 }, /* JsonTableSiblingJoin */
-	{ 57, 2 }, /* NullTest */
-	{ 59, 2 }, /* BooleanTest */
-	{ 61, 0 }, /* MergeAction */
-	{ 61, 0 }, /* CoerceToDomain */
-	{ 61, 0 }, /* CoerceToDomainValue */
-	{ 61, 0 }, /* SetToDefault */
-	{ 61, 1 }, /* CurrentOfExpr */
-	{ 62, 0 }, /* NextValueExpr */
-	{ 62, 0 }, /* InferenceElem */
-	{ 62, 0 }, /* TargetEntry */
-	{ 62, 0 }, /* RangeTblRef */
-	{ 62, 7 }, /* JoinExpr */
-	{ 69, 0 }, /* FromExpr */
-	{ 69, 0 }, /* OnConflictExpr */
-	{ 69, 0 }, /* Query */
-	{ 69, 7 }, /* TypeName */
-	{ 76, 3 }, /* ColumnRef */
-	{ 79, 0 }, /* ParamRef */
-	{ 79, 6 }, /* A_Expr */
-	{ 85, 3 }, /* TypeCast */
-	{ 88, 4 }, /* CollateClause */
-	{ 92, 0 }, /* RoleSpec */
-	{ 92, 8 }, /* FuncCall */
-	{ 100, 0 }, /* A_Star */
-	{ 100, 2 }, /* A_Indices */
-	{ 102, 5 }, /* A_Indirection */
-	{ 107, 2 }, /* A_ArrayExpr */
-	{ 109, 2 }, /* ResTarget */
-	{ 111, 2 }, /* MultiAssignRef */
-	{ 113, 4 }, /* SortBy */
-	{ 117, 6 }, /* WindowDef */
-	{ 123, 2 }, /* RangeSubselect */
-	{ 125, 5 }, /* RangeFunction */
-	{ 130, 9 }, /* RangeTableFunc */
-	{ 139, 3 }, /* RangeTableFuncCol */
-	{ 142, 9 }, /* RangeTableSample */
-	{ 151, 4 }, /* ColumnDef */
-	{ 155, 1 }, /* TableLikeClause */
-	{ 156, 7 }, /* IndexElem */
-	{ 163, 3 }, /* DefElem */
-	{ 166, 2 }, /* LockingClause */
-	{ 168, 3 }, /* XmlSerialize */
-	{ 171, 5 }, /* PartitionElem */
-	{ 176, 3 }, /* PartitionSpec */
-	{ 179, 6 }, /* PartitionBoundSpec */
-	{ 185, 0 }, /* PartitionRangeDatum */
-	{ 185, 0 }, /* SinglePartitionSpec */
-	{ 185, 1 }, /* PartitionCmd */
-	{ 186, 0 }, /* RangeTblEntry */
-	{ 186, 0 }, /* RTEPermissionInfo */
-	{ 186, 0 }, /* RangeTblFunction */
-	{ 186, 0 }, /* TableSampleClause */
-	{ 186, 0 }, /* WithCheckOption */
-	{ 186, 0 }, /* SortGroupClause */
-	{ 186, 2 }, /* GroupingSet */
-	{ 188, 0 }, /* WindowClause */
-	{ 188, 0 }, /* RowMarkClause */
-	{ 188, 3 }, /* WithClause */
-	{ 191, 3 }, /* InferClause */
-	{ 194, 3 }, /* OnConflictClause */
-	{ 197, 4 }, /* CTESearchClause */
-	{ 201, 9 }, /* CTECycleClause */
-	{ 210, 5 }, /* CommonTableExpr */
-	{ 215, 5 }, /* MergeWhenClause */
-	{ 220, 1 }, /* TriggerTransition */
-	{ 221, 2 }, /* JsonOutput */
-	{ 223, 2 }, /* JsonArgument */
-	{ 225, 5 }, /* JsonFuncExpr */
-	{ 230, 2 }, /* JsonTablePathSpec */
-	{ 232, 7 }, /* JsonTable */
-	{ 239, 2 }, /* JsonTableColumn */
-	{ 241, 3 }, /* JsonKeyValue */
-	{ 244, 1 }, /* JsonParseExpr */
-	{ 245, 2 }, /* JsonScalarExpr */
-	{ 247, 1 }, /* JsonSerializeExpr */
-	{ 248, 2 }, /* JsonObjectConstructor */
-	{ 250, 2 }, /* JsonArrayConstructor */
-	{ 252, 0 }, /* JsonArrayQueryConstructor */
-	{ 252, 3 }, /* JsonAggConstructor */
-	{ 255, 2 }, /* JsonObjectAgg */
-	{ 257, 2 }, /* JsonArrayAgg */
-	{ 259, 0 }, /* RawStmt */
-	{ 259, 6 }, /* InsertStmt */
-	{ 265, 6 }, /* DeleteStmt */
-	{ 271, 9 }, /* UpdateStmt */
-	{ 280, 10 }, /* MergeStmt */
-	{ 290, 19 }, /* SelectStmt */
-	{ 309, 0 }, /* SetOperationStmt */
-	{ 309, 2 }, /* ReturnStmt */
-	{ 311, 0 }, /* PLAssignStmt */
-	{ 311, 2 }, /* CreateSchemaStmt */
-	{ 313, 4 }, /* AlterTableStmt */
-	{ 317, 1 }, /* ReplicaIdentityStmt */
-	{ 318, 1 }, /* AlterTableCmd */
-	{ 319, 3 }, /* AlterCollationStmt */
-	{ 322, 5 }, /* AlterDomainStmt */
-	{ 327, 7 }, /* GrantStmt */
-	{ 334, 6 }, /* ObjectWithArgs */
-	{ 340, 2 }, /* AccessPriv */
-	{ 342, 8 }, /* GrantRoleStmt */
-	{ 350, 3 }, /* AlterDefaultPrivilegesStmt */
-	{ 353, 8 }, /* CopyStmt */
-	{ 361, 3 }, /* VariableSetStmt */
-	{ 364, 1 }, /* VariableShowStmt */
-	{ 365, 7 }, /* CreateStmt */
-	{ 372, 11 }, /* Constraint */
-	{ 383, 3 }, /* CreateTableSpaceStmt */
-	{ 386, 1 }, /* DropTableSpaceStmt */
-	{ 387, 4 }, /* AlterTableSpaceOptionsStmt */
-	{ 391, 4 }, /* AlterTableMoveAllStmt */
-	{ 395, 3 }, /* CreateExtensionStmt */
-	{ 398, 3 }, /* AlterExtensionStmt */
-	{ 401, 3 }, /* AlterExtensionContentsStmt */
-	{ 404, 5 }, /* CreateFdwStmt */
-	{ 409, 5 }, /* AlterFdwStmt */
-	{ 414, 4 }, /* CreateForeignServerStmt */
-	{ 418, 3 }, /* AlterForeignServerStmt */
-	{ 421, 4 }, /* CreateForeignTableStmt */
-	{ 425, 4 }, /* CreateUserMappingStmt */
-	{ 429, 5 }, /* AlterUserMappingStmt */
-	{ 434, 2 }, /* DropUserMappingStmt */
-	{ 436, 7 }, /* ImportForeignSchemaStmt */
-	{ 443, 8 }, /* CreatePolicyStmt */
-	{ 451, 6 }, /* AlterPolicyStmt */
-	{ 457, 5 }, /* CreateAmStmt */
-	{ 462, 12 }, /* CreateTrigStmt */
-	{ 474, 7 }, /* CreateEventTrigStmt */
-	{ 481, 2 }, /* AlterEventTrigStmt */
-	{ 483, 8 }, /* CreatePLangStmt */
-	{ 491, 3 }, /* CreateRoleStmt */
-	{ 494, 3 }, /* AlterRoleStmt */
-	{ 497, 1 }, /* AlterRoleSetStmt */
-	{ 498, 3 }, /* DropRoleStmt */
-	{ 501, 3 }, /* CreateSeqStmt */
-	{ 504, 4 }, /* AlterSeqStmt */
-	{ 508, 7 }, /* DefineStmt */
-	{ 515, 6 }, /* CreateDomainStmt */
-	{ 521, 10 }, /* CreateOpClassStmt */
-	{ 531, 4 }, /* CreateOpClassItem */
-	{ 535, 4 }, /* CreateOpFamilyStmt */
-	{ 539, 7 }, /* AlterOpFamilyStmt */
-	{ 546, 3 }, /* DropStmt */
-	{ 549, 3 }, /* TruncateStmt */
-	{ 552, 2 }, /* CommentStmt */
-	{ 554, 2 }, /* SecLabelStmt */
-	{ 556, 3 }, /* DeclareCursorStmt */
-	{ 559, 0 }, /* ClosePortalStmt */
-	{ 559, 1 }, /* FetchStmt */
-	{ 560, 10 }, /* IndexStmt */
-	{ 570, 10 }, /* CreateStatsStmt */
-	{ 580, 1 }, /* StatsElem */
-	{ 581, 4 }, /* AlterStatsStmt */
-	{ 585, 8 }, /* CreateFunctionStmt */
-	{ 593, 2 }, /* FunctionParameter */
-	{ 595, 4 }, /* AlterFunctionStmt */
-	{ 599, 3 }, /* DoStmt */
-	{ 602, 0 }, /* InlineCodeBlock */
-	{ 602, 1 }, /* CallStmt */
-	{ 603, 0 }, /* CallContext */
-	{ 603, 2 }, /* RenameStmt */
-	{ 605, 2 }, /* AlterObjectDependsStmt */
-	{ 607, 2 }, /* AlterObjectSchemaStmt */
-	{ 609, 3 }, /* AlterOwnerStmt */
-	{ 612, 4 }, /* AlterOperatorStmt */
-	{ 616, 6 }, /* AlterTypeStmt */
-	{ 622, 5 }, /* RuleStmt */
-	{ 627, 1 }, /* NotifyStmt */
-	{ 628, 1 }, /* ListenStmt */
-	{ 629, 0 }, /* UnlistenStmt */
-	{ 629, 2 }, /* TransactionStmt */
-	{ 631, 3 }, /* CompositeTypeStmt */
-	{ 634, 5 }, /* CreateEnumStmt */
-	{ 639, 6 }, /* CreateRangeStmt */
-	{ 645, 4 }, /* AlterEnumStmt */
-	{ 649, 7 }, /* ViewStmt */
-	{ 656, 1 }, /* LoadStmt */
-	{ 657, 3 }, /* CreatedbStmt */
-	{ 660, 3 }, /* AlterDatabaseStmt */
-	{ 663, 0 }, /* AlterDatabaseRefreshCollStmt */
-	{ 663, 2 }, /* AlterDatabaseSetStmt */
-	{ 665, 3 }, /* DropdbStmt */
-	{ 668, 1 }, /* AlterSystemStmt */
-	{ 669, 2 }, /* ClusterStmt */
-	{ 671, 4 }, /* VacuumStmt */
-	{ 675, 3 }, /* VacuumRelation */
-	{ 678, 4 }, /* ExplainStmt */
-	{ 682, 3 }, /* CreateTableAsStmt */
-	{ 685, 1 }, /* RefreshMatViewStmt */
-	{ 686, 0 }, /* CheckPointStmt */
-	{ 686, 0 }, /* DiscardStmt */
-	{ 686, 3 }, /* LockStmt */
-	{ 689, 2 }, /* ConstraintsSetStmt */
-	{ 691, 2 }, /* ReindexStmt */
-	{ 693, 8 }, /* CreateConversionStmt */
-	{ 701, 2 }, /* CreateCastStmt */
-	{ 703, 2 }, /* CreateTransformStmt */
-	{ 705, 5 }, /* PrepareStmt */
-	{ 710, 3 }, /* ExecuteStmt */
-	{ 713, 0 }, /* DeallocateStmt */
-	{ 713, 3 }, /* DropOwnedStmt */
-	{ 716, 4 }, /* ReassignOwnedStmt */
-	{ 720, 6 }, /* AlterTSDictionaryStmt */
-	{ 726, 7 }, /* AlterTSConfigurationStmt */
-	{ 733, 4 }, /* PublicationTable */
-	{ 737, 0 }, /* PublicationObjSpec */
-	{ 737, 5 }, /* CreatePublicationStmt */
-	{ 742, 5 }, /* AlterPublicationStmt */
-	{ 747, 6 }, /* CreateSubscriptionStmt */
-	{ 753, 5 }, /* AlterSubscriptionStmt */
-	{ 758, 1 }, /* DropSubscriptionStmt */
-	{ 759, 0 }, /* ScanToken */
+	{ 45, 5 }, /* XmlExpr */
+	{ 50, 0 }, /* JsonFormat */
+	{ 50, 1 }, /* JsonReturning */
+	{ 51, 3 }, /* JsonValueExpr */
+	{ 54, 0 }, /* JsonConstructorExpr */
+	{ 54, 3 }, /* JsonIsPredicate */
+	{ 57, 1 }, /* JsonBehavior */
+	{ 58, 0 }, /* JsonExpr */
+	{ 58, 0 }, /* JsonTablePath */
+	{ 58, 0 }, /* JsonTablePathScan */
+	{ 58, 0 }, /* JsonTableSiblingJoin */
+	{ 58, 2 }, /* NullTest */
+	{ 60, 2 }, /* BooleanTest */
+	{ 62, 0 }, /* MergeAction */
+	{ 62, 0 }, /* CoerceToDomain */
+	{ 62, 0 }, /* CoerceToDomainValue */
+	{ 62, 0 }, /* SetToDefault */
+	{ 62, 1 }, /* CurrentOfExpr */
+	{ 63, 0 }, /* NextValueExpr */
+	{ 63, 0 }, /* InferenceElem */
+	{ 63, 0 }, /* TargetEntry */
+	{ 63, 0 }, /* RangeTblRef */
+	{ 63, 7 }, /* JoinExpr */
+	{ 70, 0 }, /* FromExpr */
+	{ 70, 0 }, /* OnConflictExpr */
+	{ 70, 0 }, /* Query */
+	{ 70, 7 }, /* TypeName */
+	{ 77, 3 }, /* ColumnRef */
+	{ 80, 0 }, /* ParamRef */
+	{ 80, 6 }, /* A_Expr */
+	{ 86, 3 }, /* TypeCast */
+	{ 89, 4 }, /* CollateClause */
+	{ 93, 0 }, /* RoleSpec */
+	{ 93, 8 }, /* FuncCall */
+	{ 101, 0 }, /* A_Star */
+	{ 101, 2 }, /* A_Indices */
+	{ 103, 5 }, /* A_Indirection */
+	{ 108, 2 }, /* A_ArrayExpr */
+	{ 110, 2 }, /* ResTarget */
+	{ 112, 2 }, /* MultiAssignRef */
+	{ 114, 4 }, /* SortBy */
+	{ 118, 6 }, /* WindowDef */
+	{ 124, 2 }, /* RangeSubselect */
+	{ 126, 5 }, /* RangeFunction */
+	{ 131, 9 }, /* RangeTableFunc */
+	{ 140, 3 }, /* RangeTableFuncCol */
+	{ 143, 9 }, /* RangeTableSample */
+	{ 152, 4 }, /* ColumnDef */
+	{ 156, 1 }, /* TableLikeClause */
+	{ 157, 7 }, /* IndexElem */
+	{ 164, 8 }, /* DefElem */
+	{ 172, 2 }, /* LockingClause */
+	{ 174, 3 }, /* XmlSerialize */
+	{ 177, 5 }, /* PartitionElem */
+	{ 182, 3 }, /* PartitionSpec */
+	{ 185, 6 }, /* PartitionBoundSpec */
+	{ 191, 0 }, /* PartitionRangeDatum */
+	{ 191, 0 }, /* SinglePartitionSpec */
+	{ 191, 1 }, /* PartitionCmd */
+	{ 192, 0 }, /* RangeTblEntry */
+	{ 192, 0 }, /* RTEPermissionInfo */
+	{ 192, 0 }, /* RangeTblFunction */
+	{ 192, 0 }, /* TableSampleClause */
+	{ 192, 0 }, /* WithCheckOption */
+	{ 192, 0 }, /* SortGroupClause */
+	{ 192, 2 }, /* GroupingSet */
+	{ 194, 0 }, /* WindowClause */
+	{ 194, 0 }, /* RowMarkClause */
+	{ 194, 3 }, /* WithClause */
+	{ 197, 3 }, /* InferClause */
+	{ 200, 3 }, /* OnConflictClause */
+	{ 203, 4 }, /* CTESearchClause */
+	{ 207, 9 }, /* CTECycleClause */
+	{ 216, 5 }, /* CommonTableExpr */
+	{ 221, 5 }, /* MergeWhenClause */
+	{ 226, 1 }, /* TriggerTransition */
+	{ 227, 2 }, /* JsonOutput */
+	{ 229, 2 }, /* JsonArgument */
+	{ 231, 5 }, /* JsonFuncExpr */
+	{ 236, 2 }, /* JsonTablePathSpec */
+	{ 238, 7 }, /* JsonTable */
+	{ 245, 2 }, /* JsonTableColumn */
+	{ 247, 3 }, /* JsonKeyValue */
+	{ 250, 1 }, /* JsonParseExpr */
+	{ 251, 2 }, /* JsonScalarExpr */
+	{ 253, 1 }, /* JsonSerializeExpr */
+	{ 254, 2 }, /* JsonObjectConstructor */
+	{ 256, 2 }, /* JsonArrayConstructor */
+	{ 258, 0 }, /* JsonArrayQueryConstructor */
+	{ 258, 3 }, /* JsonAggConstructor */
+	{ 261, 2 }, /* JsonObjectAgg */
+	{ 263, 2 }, /* JsonArrayAgg */
+	{ 265, 0 }, /* RawStmt */
+	{ 265, 6 }, /* InsertStmt */
+	{ 271, 6 }, /* DeleteStmt */
+	{ 277, 9 }, /* UpdateStmt */
+	{ 286, 10 }, /* MergeStmt */
+	{ 296, 19 }, /* SelectStmt */
+	{ 315, 0 }, /* SetOperationStmt */
+	{ 315, 2 }, /* ReturnStmt */
+	{ 317, 0 }, /* PLAssignStmt */
+	{ 317, 2 }, /* CreateSchemaStmt */
+	{ 319, 4 }, /* AlterTableStmt */
+	{ 323, 1 }, /* ReplicaIdentityStmt */
+	{ 324, 1 }, /* AlterTableCmd */
+	{ 325, 3 }, /* AlterCollationStmt */
+	{ 328, 5 }, /* AlterDomainStmt */
+	{ 333, 7 }, /* GrantStmt */
+	{ 340, 6 }, /* ObjectWithArgs */
+	{ 346, 2 }, /* AccessPriv */
+	{ 348, 8 }, /* GrantRoleStmt */
+	{ 356, 3 }, /* AlterDefaultPrivilegesStmt */
+	{ 359, 6 }, /* CopyStmt */
+	{ 365, 3 }, /* VariableSetStmt */
+	{ 368, 1 }, /* VariableShowStmt */
+	{ 369, 7 }, /* CreateStmt */
+	{ 376, 11 }, /* Constraint */
+	{ 387, 3 }, /* CreateTableSpaceStmt */
+	{ 390, 1 }, /* DropTableSpaceStmt */
+	{ 391, 4 }, /* AlterTableSpaceOptionsStmt */
+	{ 395, 4 }, /* AlterTableMoveAllStmt */
+	{ 399, 3 }, /* CreateExtensionStmt */
+	{ 402, 3 }, /* AlterExtensionStmt */
+	{ 405, 3 }, /* AlterExtensionContentsStmt */
+	{ 408, 5 }, /* CreateFdwStmt */
+	{ 413, 5 }, /* AlterFdwStmt */
+	{ 418, 4 }, /* CreateForeignServerStmt */
+	{ 422, 3 }, /* AlterForeignServerStmt */
+	{ 425, 4 }, /* CreateForeignTableStmt */
+	{ 429, 4 }, /* CreateUserMappingStmt */
+	{ 433, 5 }, /* AlterUserMappingStmt */
+	{ 438, 2 }, /* DropUserMappingStmt */
+	{ 440, 7 }, /* ImportForeignSchemaStmt */
+	{ 447, 8 }, /* CreatePolicyStmt */
+	{ 455, 6 }, /* AlterPolicyStmt */
+	{ 461, 5 }, /* CreateAmStmt */
+	{ 466, 12 }, /* CreateTrigStmt */
+	{ 478, 7 }, /* CreateEventTrigStmt */
+	{ 485, 2 }, /* AlterEventTrigStmt */
+	{ 487, 8 }, /* CreatePLangStmt */
+	{ 495, 3 }, /* CreateRoleStmt */
+	{ 498, 3 }, /* AlterRoleStmt */
+	{ 501, 1 }, /* AlterRoleSetStmt */
+	{ 502, 3 }, /* DropRoleStmt */
+	{ 505, 3 }, /* CreateSeqStmt */
+	{ 508, 4 }, /* AlterSeqStmt */
+	{ 512, 7 }, /* DefineStmt */
+	{ 519, 6 }, /* CreateDomainStmt */
+	{ 525, 10 }, /* CreateOpClassStmt */
+	{ 535, 4 }, /* CreateOpClassItem */
+	{ 539, 4 }, /* CreateOpFamilyStmt */
+	{ 543, 7 }, /* AlterOpFamilyStmt */
+	{ 550, 3 }, /* DropStmt */
+	{ 553, 3 }, /* TruncateStmt */
+	{ 556, 2 }, /* CommentStmt */
+	{ 558, 2 }, /* SecLabelStmt */
+	{ 560, 3 }, /* DeclareCursorStmt */
+	{ 563, 0 }, /* ClosePortalStmt */
+	{ 563, 1 }, /* FetchStmt */
+	{ 564, 10 }, /* IndexStmt */
+	{ 574, 10 }, /* CreateStatsStmt */
+	{ 584, 1 }, /* StatsElem */
+	{ 585, 4 }, /* AlterStatsStmt */
+	{ 589, 8 }, /* CreateFunctionStmt */
+	{ 597, 2 }, /* FunctionParameter */
+	{ 599, 4 }, /* AlterFunctionStmt */
+	{ 603, 3 }, /* DoStmt */
+	{ 606, 0 }, /* InlineCodeBlock */
+	{ 606, 1 }, /* CallStmt */
+	{ 607, 0 }, /* CallContext */
+	{ 607, 2 }, /* RenameStmt */
+	{ 609, 2 }, /* AlterObjectDependsStmt */
+	{ 611, 2 }, /* AlterObjectSchemaStmt */
+	{ 613, 3 }, /* AlterOwnerStmt */
+	{ 616, 4 }, /* AlterOperatorStmt */
+	{ 620, 6 }, /* AlterTypeStmt */
+	{ 626, 5 }, /* RuleStmt */
+	{ 631, 1 }, /* NotifyStmt */
+	{ 632, 1 }, /* ListenStmt */
+	{ 633, 0 }, /* UnlistenStmt */
+	{ 633, 2 }, /* TransactionStmt */
+	{ 635, 3 }, /* CompositeTypeStmt */
+	{ 638, 5 }, /* CreateEnumStmt */
+	{ 643, 6 }, /* CreateRangeStmt */
+	{ 649, 4 }, /* AlterEnumStmt */
+	{ 653, 7 }, /* ViewStmt */
+	{ 660, 1 }, /* LoadStmt */
+	{ 661, 3 }, /* CreatedbStmt */
+	{ 664, 3 }, /* AlterDatabaseStmt */
+	{ 667, 0 }, /* AlterDatabaseRefreshCollStmt */
+	{ 667, 2 }, /* AlterDatabaseSetStmt */
+	{ 669, 3 }, /* DropdbStmt */
+	{ 672, 1 }, /* AlterSystemStmt */
+	{ 673, 2 }, /* ClusterStmt */
+	{ 675, 4 }, /* VacuumStmt */
+	{ 679, 3 }, /* VacuumRelation */
+	{ 682, 4 }, /* ExplainStmt */
+	{ 686, 3 }, /* CreateTableAsStmt */
+	{ 689, 1 }, /* RefreshMatViewStmt */
+	{ 690, 0 }, /* CheckPointStmt */
+	{ 690, 0 }, /* DiscardStmt */
+	{ 690, 3 }, /* LockStmt */
+	{ 693, 2 }, /* ConstraintsSetStmt */
+	{ 695, 2 }, /* ReindexStmt */
+	{ 697, 8 }, /* CreateConversionStmt */
+	{ 705, 2 }, /* CreateCastStmt */
+	{ 707, 2 }, /* CreateTransformStmt */
+	{ 709, 5 }, /* PrepareStmt */
+	{ 714, 3 }, /* ExecuteStmt */
+	{ 717, 0 }, /* DeallocateStmt */
+	{ 717, 3 }, /* DropOwnedStmt */
+	{ 720, 4 }, /* ReassignOwnedStmt */
+	{ 724, 6 }, /* AlterTSDictionaryStmt */
+	{ 730, 7 }, /* AlterTSConfigurationStmt */
+	{ 737, 4 }, /* PublicationTable */
+	{ 741, 0 }, /* PublicationObjSpec */
+	{ 741, 5 }, /* CreatePublicationStmt */
+	{ 746, 5 }, /* AlterPublicationStmt */
+	{ 751, 6 }, /* CreateSubscriptionStmt */
+	{ 757, 5 }, /* AlterSubscriptionStmt */
+	{ 762, 1 }, /* DropSubscriptionStmt */
+	{ 763, 0 }, /* ScanToken */
 };
 
 /* ---- Begin the walk: per message, what its rules ask of it, then its fields ----
@@ -3036,7 +3049,7 @@ CW_BEGIN(SQLValueFunction, 48)
 CW_END
 
 static const uint8_t cw_kinds_49_3[] = { 0xfe, 0xb6, 0xe7, 0x7f, 0x2b, 0xef, 0x73, 0xfe, 0x01, 0x20, 0x28, 0xe0, 0xfd, 0xfe, 0x48, 0x80, 0x09, 0x0a, 0x00, 0x10, 0x34, 0x9a, 0x60, 0x08, 0xcc, 0x45, 0x7d, 0x80, 0x01, 0x00, 0xc8, 0x2f, 0x03, 0x0c, }; /* named_args */
-static const uint8_t cw_kinds_49_5[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x1f, }; /* args */
+static const uint8_t cw_kinds_49_5[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, }; /* args */
 static inline bool cw_meets_XmlExpr(const pgbind_XmlExpr *m)
 {
 	(void)m;
@@ -3906,13 +3919,13 @@ CW_BEGIN(IndexElem, 98)
 	CW_ENUM(7, nulls_ordering, SortByNulls, 2)
 CW_END
 
-static const uint8_t cw_kinds_99_2[] = { 0xfa, 0xb6, 0xe7, 0x3f, 0x0b, 0xeb, 0x73, 0xde, 0x03, 0x00, 0x00, 0xe0, 0xfd, 0xfe, 0x48, 0x00, 0x09, 0x0a, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x01, 0x00, 0x00, 0x00, 0x00, 0x20, 0xf0, 0x1e, }; /* arg */
+static const uint8_t cw_kinds_99_2[] = { 0xfa, 0xb6, 0xe7, 0x3f, 0x0b, 0xeb, 0x73, 0xde, 0x03, 0x00, 0x00, 0xe0, 0xfd, 0xfe, 0x48, 0x00, 0x09, 0x0a, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x01, 0x00, 0x00, 0x00, 0x00, 0x20, 0xe0, 0x1c, }; /* arg */
 static inline bool cw_meets_DefElem(const pgbind_DefElem *m)
 {
 	(void)m;
 	return true &&
 		CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
-		CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_99_2));
+		CW_MEETS_NODE(m, arg, true, false, 0, CW_KINDS(cw_kinds_99_2));
 }
 
 CW_BEGIN(DefElem, 99)
@@ -5006,13 +5019,13 @@ CW_END
 
 static const uint8_t cw_kinds_161_1[] = { 0xfa, 0xb6, 0xe7, 0x3f, 0x0b, 0xeb, 0x73, 0xde, 0x01, 0x00, 0x00, 0xe0, 0xfd, 0xfe, 0x48, 0x00, 0xf9, 0x0b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x01, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x0c, }; /* query */
 static const uint8_t cw_kinds_161_2[] = { 0xfa, 0xb6, 0xe7, 0x3f, 0x0b, 0xeb, 0x73, 0xde, 0x01, 0x00, 0x00, 0xe0, 0xfd, 0xfe, 0x48, 0x00, 0x09, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x01, 0x00, 0x00, 0x00, 0x00, 0x20, 0x80, 0x0c, }; /* attlist */
-static const uint8_t cw_kinds_161_6[] = { 0xfa, 0xb6, 0xe7, 0x3f, 0x0b, 0xeb, 0x73, 0xde, 0x01, 0x00, 0x00, 0xe0, 0xfd, 0xfe, 0x48, 0x00, 0x09, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x01, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x0c, }; /* options */
+static const uint8_t cw_kinds_161_6[] = { 0xfa, 0xb6, 0xe7, 0x3f, 0x0b, 0xeb, 0x73, 0xde, 0x01, 0x00, 0x00, 0xe2, 0xfd, 0xfe, 0x48, 0x00, 0x09, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x01, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x0c, }; /* options */
 static const uint8_t cw_kinds_161_7[] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x1f, }; /* whereClause */
 static inline bool cw_meets_CopyStmt(const pgbind_CopyStmt *m)
 {
 	(void)m;
 	return true &&
-		CW_MEETS_NODE(m, query, true, false, 0, CW_KINDS(cw_kinds_161_1)) &&
+		CW_MEETS_NODE(m, query, false, false, 0, CW_KINDS(cw_kinds_161_1)) &&
 		CW_MEETS_REPEATED_NODE(m, attlist, true, false, 0, CW_KINDS(cw_kinds_161_2)) &&
 		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_161_6)) &&
 		CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_161_7));

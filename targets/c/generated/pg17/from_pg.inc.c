@@ -5,8 +5,8 @@
  *   schema/pg17/nodes.json       fnv1a64 4f23a58e6a917a73
  *   pg_query.proto               fnv1a64 e8a06a8e097b7b8e
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
- *   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
- *   schema/pg17/deparse.txt      fnv1a64 b26b4c68de157784
+ *   schema/libpg_query.txt       fnv1a64 dce584e004abb4f9
+ *   schema/pg17/deparse.txt      fnv1a64 eea1d15ee0ca4902
  *   schema/summary.txt           fnv1a64 a446eef7876c933e
  *   targets/go/makefuncs.txt     fnv1a64 e95153708772445a
  */

@@ -5,8 +5,8 @@
  *   schema/pg18/nodes.json       fnv1a64 d5a473dcf866ded3
  *   pg_query.proto               fnv1a64 a3ca20377897516e
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
- *   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
- *   schema/pg18/deparse.txt      fnv1a64 dc146cda9ba5a46a
+ *   schema/libpg_query.txt       fnv1a64 dce584e004abb4f9
+ *   schema/pg18/deparse.txt      fnv1a64 131ffc6e6374abac
  *   schema/summary.txt           fnv1a64 a446eef7876c933e
  *   targets/go/makefuncs.txt     fnv1a64 e95153708772445a
  */
