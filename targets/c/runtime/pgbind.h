@@ -332,10 +332,13 @@ PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *me
  * v || 'a')). A tree that breaks the deparse contract (targets/c/runtime/contract.c: a shape that
  * crashed the deparser in the probe's trials and no parse of its corpus makes, or the rarest shape
  * of a parsed statement it crashes on) is deparsed in the deparse server, as with
- * options->isolate_deparse, and its SQL parsed back as with options->check_deparse: the same SQL
- * where the deparser handles it, else PGBIND_ERROR_DEPARSER_CRASHED or PGBIND_ERROR_ROUND_TRIP
- * naming the rule (where the deparser reads past a node, memory decides between a crash and wrong
- * SQL); options->no_fork refuses it instead. A tree
+ * options->isolate_deparse: the SQL as the deparser wrote it (parsed back only with
+ * options->check_deparse, the one place SQL that does not give the tree again is an error), or
+ * PGBIND_ERROR_DEPARSER_CRASHED naming the rule where it dies. A shape schema/libpg_query.txt
+ * declares memory-dependent (the deparser reads past a node: XMLROOT's version, before 18;
+ * PGBIND_CONTRACT_READS_PAST) gives the same answer on every run: the SQL only if it parses back
+ * to the tree, else PGBIND_ERROR_ROUND_TRIP naming libpg_query's bug (docs/guarantees.md, "One
+ * policy"). options->no_fork refuses such trees instead. A tree
  * nested deeper than options->max_depth is
  * PGBIND_ERROR_DEPTH, as one the deparser would overflow the calling thread's stack with
  * (PGBIND_STACK_MESSAGE: about 2.5 KiB a level, so 8 MiB holds some 3,200 levels).
