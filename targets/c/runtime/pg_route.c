@@ -440,6 +440,52 @@ static const char *deparse_tree(const pgbind_ParseResult *tree, const pgbind_Opt
 static const char *deparse_and_check(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
 									 pgbind_Status *status);
 
+/*
+ * A tree of several statements one of which holds a shape the deparser reads past: each statement
+ * deparsed alone (pgbind_deparse: the parse-back of the memory rule is then that statement's, not
+ * the whole tree's, whose other statements' SQL need not give their tree again) and the SQL joined
+ * as libpg_query joins statements, "; ". The first error is the call's, its statement named.
+ */
+static const char *deparse_each(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+								pgbind_Status *status)
+{
+	const char **parts = pgbind_Arena_Malloc(arena, tree->n_stmts * sizeof *parts);
+	size_t total = 1;
+	for (size_t i = 0; parts && i < tree->n_stmts; i++) {
+		pgbind_ParseResult one = *tree;
+		one.stmts = tree->stmts + i;
+		one.n_stmts = 1;
+		pgbind_Status st = {0};
+		parts[i] = pgbind_deparse(&one, options, arena, &st);
+		if (!parts[i]) {
+			if (status) {
+				*status = st;
+				snprintf(status->message, sizeof status->message, "statement %zu of %zu: %s", i + 1, tree->n_stmts,
+						 st.message);
+			}
+			return NULL;
+		}
+		total += strlen(parts[i]) + 2;
+	}
+	char *sql = parts ? pgbind_Arena_Malloc(arena, total) : NULL;
+	if (!sql) {
+		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
+		return NULL;
+	}
+	size_t len = 0;
+	for (size_t i = 0; i < tree->n_stmts; i++) {
+		size_t n = strlen(parts[i]);
+		if (i) {
+			memcpy(sql + len, "; ", 2);
+			len += 2;
+		}
+		memcpy(sql + len, parts[i], n);
+		len += n;
+	}
+	sql[len] = '\0';
+	return sql;
+}
+
 const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
 						   pgbind_Status *status)
 {
@@ -479,6 +525,8 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	 * it writes is what memory held: its SQL is returned only where it parses back to the tree, so
 	 * that the answer is the same on every run and machine; a crash there is that same bug. */
 	bool reads_past = verdict == PGBIND_CONTRACT_READS_PAST;
+	if (reads_past && tree->n_stmts > 1)
+		return deparse_each(tree, options, arena, status);
 	pgbind_Options isolated = options ? *options : (pgbind_Options){0};
 	isolated.isolate_deparse = true;
 	isolated.check_deparse = isolated.check_deparse || reads_past;

@@ -17,6 +17,9 @@ use prost::Message;
 /// an argument the C side rejects (a string holding NUL), or, the trees being made (from outside:
 /// deparsed isolated), libpg_query's deparser crashing in its child, or its SQL failing the round
 /// trip a tree that breaks the deparse contract is checked with (the deparser read past a node).
+// Utf8: libpg_query's SQL comes back as its deparser wrote it (docs/guarantees.md, one policy),
+// and a made tree's char field holding a byte outside ASCII (CreateAmStmt.amtype, ...) comes out
+// as that raw byte, which a Rust String cannot hold: an error saying so, not SQL.
 fn refusal(e: &pgbind::Error) -> bool {
     matches!(
         e,
@@ -27,6 +30,7 @@ fn refusal(e: &pgbind::Error) -> bool {
             | pgbind::Error::Depth { .. }
             | pgbind::Error::Stack { .. }
             | pgbind::Error::Argument { .. }
+            | pgbind::Error::Utf8 { .. }
     )
 }
 
