@@ -190,12 +190,12 @@ $(MAJORS_DIR)/pg%/cli_reference: tests/majors/cli_reference.c tests/majors/read_
 
 # tests/majors/cli_as.sh's second route to `parse --as`: the library's converter alone, as a user's
 # program links it (libpgbind.a: only the converter's members are pulled).
-$(MAJORS_DIR)/convert_bytes: tests/majors/convert_bytes.c $(RT_DIR)/pgbind_convert.h $(BUILD)/libpgbind.a
+$(MAJORS_DIR)/convert_bytes: tests/majors/convert_bytes.c tests/majors/read_file.h $(RT_DIR)/pgbind_convert.h $(BUILD)/libpgbind.a
 	$(CC) $(CFLAGS_ALL) -I$(RT_DIR) -o $@ tests/majors/convert_bytes.c $(BUILD)/libpgbind.a
 
 # ... and its comparison of the command's --as with a major's own parse, field by field
 # (tests/convert/wire_diff.c, the converter tables as the protos' description).
-$(MAJORS_DIR)/wire_keys: tests/majors/wire_keys.c tests/convert/wire_diff.c tests/convert/wire_diff.h \
+$(MAJORS_DIR)/wire_keys: tests/majors/wire_keys.c tests/majors/read_file.h tests/convert/wire_diff.c tests/convert/wire_diff.h \
 		$(RT_DIR)/convert_table.h $(BUILD)/libpgbind.a
 	$(CC) $(CFLAGS_ALL) -I$(RT_DIR) -Itests/convert -o $@ tests/majors/wire_keys.c tests/convert/wire_diff.c \
 		$(BUILD)/libpgbind.a

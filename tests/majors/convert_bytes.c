@@ -12,6 +12,7 @@
  * 1. Exit 2 on a wrong command line or unreadable input.
  */
 #include "pgbind_convert.h"
+#include "read_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,12 +23,9 @@ int main(int argc, char **argv)
 		fputs("usage: convert_bytes A [VIA] B <in >out\n", stderr);
 		return 2;
 	}
-	size_t cap = 1 << 16, len = 0, n;
-	uint8_t *data = malloc(cap);
-	while (data && (n = fread(data + len, 1, cap - len, stdin)) > 0)
-		if ((len += n) == cap && !(data = realloc(data, cap *= 2)))
-			break;
-	if (!data || ferror(stdin)) {
+	size_t len = 0;
+	uint8_t *data = (uint8_t *)majors_read_stream(stdin, &len);
+	if (!data) {
 		fputs("convert_bytes: cannot read standard input\n", stderr);
 		return 2;
 	}

@@ -200,15 +200,12 @@ static char *run_command(const char *pgbind, int major, const char *subcommand, 
 	char cmd[4096];
 	snprintf(cmd, sizeof cmd, "'%s' --pg=%d %s '%s' 2>/dev/null", pgbind, major, subcommand, file);
 	FILE *p = popen(cmd, "r");
-	char *text = NULL;
-	size_t len = 0, n;
-	FILE *buf = open_memstream(&text, &len);
-	char chunk[4096];
-	while (p && (n = fread(chunk, 1, sizeof chunk, p)) > 0)
-		fwrite(chunk, 1, n, buf);
+	size_t len = 0;
+	char *text = p ? majors_read_stream(p, &len) : NULL;
 	*status = p ? pclose(p) : -1;
-	fclose(buf);
-	if (len && text[len - 1] == '\n') /* the command ends its line */
+	if (!text)
+		text = calloc(1, 1);
+	if (text && len && text[len - 1] == '\n') /* the command ends its line */
 		text[len - 1] = '\0';
 	return text;
 }

@@ -102,14 +102,11 @@ static void deparse(const char *data, size_t len)
 		_exit(0);
 	}
 	close(fds[1]);
-	char *text = NULL;
-	size_t text_len = 0, n;
-	FILE *in = fdopen(fds[0], "r"), *buf = open_memstream(&text, &text_len);
-	char chunk[4096];
-	while ((n = fread(chunk, 1, sizeof chunk, in)) > 0)
-		fwrite(chunk, 1, n, buf);
-	fclose(in);
-	fclose(buf);
+	size_t text_len = 0;
+	FILE *in = fdopen(fds[0], "r");
+	char *text = in ? majors_read_stream(in, &text_len) : NULL;
+	if (in)
+		fclose(in);
 	int st = 0;
 	waitpid(pid, &st, 0);
 	if (WIFSIGNALED(st)) {

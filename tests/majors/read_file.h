@@ -1,6 +1,7 @@
 /*
- * read_file.h -- a file's whole text, NUL-terminated (malloc'd; NULL when it cannot be read), for
- * tests/majors/reference.c and tests/majors/one_process.c, which must read their inputs alike.
+ * read_file.h -- a file's or a stream's whole text, NUL-terminated (malloc'd; NULL when it cannot be
+ * read), for the programs of tests/majors/ (and tests/convert/convert_test.c), which must read their
+ * inputs alike: SQL files, protobuf files, a child's or a command's output.
  */
 #ifndef PGBIND_TESTS_MAJORS_READ_FILE_H
 #define PGBIND_TESTS_MAJORS_READ_FILE_H
@@ -8,11 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static inline char *majors_read_file(const char *path)
+/* The rest of stream f, NUL-terminated (malloc'd; NULL when it cannot be read), its length in
+ * *len when len is not NULL (a protobuf may hold NUL bytes). f stays open. */
+static inline char *majors_read_stream(FILE *f, size_t *len_out)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
 	size_t cap = 4096, len = 0;
 	char *s = malloc(cap);
 	size_t n;
@@ -33,9 +33,20 @@ static inline char *majors_read_file(const char *path)
 		free(s);
 		s = NULL;
 	}
-	fclose(f);
 	if (s)
 		s[len] = '\0';
+	if (len_out)
+		*len_out = s ? len : 0;
+	return s;
+}
+
+static inline char *majors_read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *s = majors_read_stream(f, NULL);
+	fclose(f);
 	return s;
 }
 

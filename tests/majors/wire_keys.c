@@ -12,6 +12,7 @@
  * line, an unreadable file or a pair no table converts.
  */
 #include "convert_table.h"
+#include "read_file.h"
 #include "wire_diff.h"
 
 #include <stdio.h>
@@ -20,20 +21,14 @@
 
 extern const cv_Table *const pgbind_convert_tables[]; /* targets/c/generated/convert/index.c */
 
-/* The file's bytes, malloc'd (a protobuf may hold NUL bytes). */
+/* The file's bytes (a protobuf may hold NUL bytes), malloc'd; NULL when it cannot be read. */
 static uint8_t *read_bytes(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 16, n;
-	uint8_t *data = malloc(cap);
-	*len = 0;
-	while (data && (n = fread(data + *len, 1, cap - *len, f)) > 0)
-		if ((*len += n) == cap && !(data = realloc(data, cap *= 2)))
-			break;
-	fclose(f);
-	return data;
+	char *data = f ? majors_read_stream(f, len) : NULL;
+	if (f)
+		fclose(f);
+	return (uint8_t *)data;
 }
 
 int main(int argc, char **argv)
